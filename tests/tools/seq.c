@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fill and verify: the region in large chunks, handed out in order to
+ * --threads workers.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "journal.h"
+
+struct seqjob;
+typedef void (*chunk_fn)(struct seqjob *job, void *buf, uint64_t sector,
+			 uint32_t nsect, struct stats *st);
+
+struct seqjob {
+	const struct opts *o;
+	struct dev *d;
+	struct model *m;
+	struct journal *j;	/* NULL without --journal */
+	struct pending *p;	/* verify --journal: writes cut short */
+	struct model *resolved;	/* verify --journal: what was found */
+	bool torn_ok;
+	uint32_t gen;		/* fill */
+	chunk_fn chunk;
+	atomic_uint_fast64_t next;	/* next sector to hand out */
+	struct stats *st;	/* one per worker */
+};
+
+struct seqworker {
+	struct seqjob *job;
+	struct stats *st;
+};
+
+static void *seq_worker(void *arg)
+{
+	struct seqworker *w = arg;
+	struct seqjob *job = w->job;
+	uint32_t step = job->o->block >> SECTOR_SHIFT;
+	uint64_t sector;
+	void *buf;
+
+	buf = buf_alloc(job->o->block);
+	if (!buf)
+		err(EXIT_IOERR, "cannot allocate an I/O buffer");
+	for (;;) {
+		sector = atomic_fetch_add(&job->next, step);
+		if (sector >= job->m->nsect)
+			break;
+		job->chunk(job, buf, sector,
+			   job->m->nsect - sector < step ?
+			   job->m->nsect - sector : step, w->st);
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Run job->chunk over the whole region; returns the summed stats. */
+static void seq_run(struct seqjob *job, struct stats *total)
+{
+	unsigned int i, n = job->o->threads;
+	struct seqworker *w = calloc(n, sizeof(*w));
+	pthread_t *tid = calloc(n, sizeof(*tid));
+	struct stats *st = calloc(n, sizeof(*st));
+
+	if (!w || !tid || !st)
+		err(EXIT_IOERR, "cannot allocate workers");
+	atomic_init(&job->next, 0);
+	for (i = 0; i < n; i++) {
+		w[i].job = job;
+		w[i].st = &st[i];
+		if (pthread_create(&tid[i], NULL, seq_worker, &w[i]))
+			errx(EXIT_IOERR, "cannot start a thread");
+	}
+	memset(total, 0, sizeof(*total));
+	for (i = 0; i < n; i++) {
+		pthread_join(tid[i], NULL);
+		stats_add(total, &st[i]);
+	}
+	free(w);
+	free(tid);
+	free(st);
+}
+
+static uint64_t dev_off(const struct model *m, uint64_t sector)
+{
+	return m->offset + (sector << SECTOR_SHIFT);
+}
+
+/*---- fill ----*/
+
+static void fill_chunk(struct seqjob *job, void *buf, uint64_t sector,
+		       uint32_t nsect, struct stats *st)
+{
+	struct model *m = job->m;
+	size_t len = (size_t)nsect << SECTOR_SHIFT;
+	uint32_t i;
+	ssize_t n;
+
+	for (i = 0; i < nsect; i++)
+		pattern_fill(m->seed, (m->offset >> SECTOR_SHIFT) + sector + i,
+			     job->gen, (char *)buf + ((size_t)i << SECTOR_SHIFT));
+	if (job->j && journal_log(job->j, REC_INTENT, sector, nsect, job->gen,
+				  true))
+		errx(EXIT_IOERR, "%s: journal write failed", job->o->journal);
+	n = pwrite_full(job->d->fd, buf, len, dev_off(m, sector));
+	if (n != (ssize_t)len) {
+		report_ioerr("write to", job->o->path, dev_off(m, sector), len,
+			     n < 0 ? errno : EIO);
+		st->ioerrs++;
+		if (job->j)
+			journal_log(job->j, REC_LOST, sector, nsect, job->gen,
+				    false);
+		return;
+	}
+	for (i = 0; i < nsect; i++)
+		m->gen[sector + i] = job->gen;
+	st->written += len;
+	st->wops++;
+	if (job->j && !job->o->buffered)
+		journal_log(job->j, REC_ACK, sector, nsect, job->gen, false);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return false;
+	if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+		return sa.st_rdev == sb.st_rdev;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Where the model goes: saved as "unknown, dirty" before the first write. */
+static int fill_persist_start(struct seqjob *job, uint32_t flags)
+{
+	const struct opts *o = job->o;
+	int ret;
+
+	if (o->journal) {
+		if (same_file(o->journal, o->path)) {
+			warnx("the journal must not be the device under test");
+			return EXIT_USAGE;
+		}
+		ret = journal_create(job->j, o->journal, job->m, flags);
+		if (ret == -ENOSPC) {
+			warnx("%s: too small for a journal of this region (needs %llu KiB)",
+			      o->journal,
+			      (unsigned long long)(((job->m->nsect * 8 + 4095) / 4096 +
+				2 + JOURNAL_MIN_LOG) * 4));
+			return EXIT_USAGE;
+		}
+		if (ret) {
+			warnx("%s: cannot create journal: %s", o->journal,
+			      strerror(-ret));
+			return EXIT_IOERR;
+		}
+	}
+	return o->state ? save_state(o->state, job->m, SUPER_DIRTY) : EXIT_OK;
+}
+
+static int fill_persist_end(struct seqjob *job, uint32_t flags)
+{
+	const struct opts *o = job->o;
+	int ret;
+
+	if (o->journal) {
+		ret = journal_checkpoint(job->j, job->m, flags);
+		if (ret) {
+			warnx("%s: cannot checkpoint journal: %s", o->journal,
+			      strerror(-ret));
+			return EXIT_IOERR;
+		}
+		journal_close(job->j);
+	}
+	return o->state ? save_state(o->state, job->m, 0) : EXIT_OK;
+}
+
+int cmd_fill(struct opts *o)
+{
+	struct seqjob job = { .o = o, .chunk = fill_chunk, .gen = o->gen };
+	uint32_t flags = o->buffered ? SUPER_TORN_OK : 0;
+	uint64_t offset, nsect, i;
+	struct journal j;
+	struct stats st;
+	struct model m;
+	struct dev d;
+	double t0;
+	int ret;
+
+	ret = open_dev(o, &d, true);
+	if (ret)
+		return ret;
+	ret = region_from_opts(o, &d, &offset, &nsect);
+	if (ret)
+		return ret;
+	if (model_init(&m, o->seed, offset, nsect, 0))
+		err(EXIT_IOERR, "cannot allocate the model");
+	job.d = &d;
+	job.m = &m;
+	job.j = o->journal ? &j : NULL;
+	ret = fill_persist_start(&job, flags);
+	if (ret)
+		return ret;
+
+	t0 = now_sec();
+	seq_run(&job, &st);
+	if (o->buffered && fsync(d.fd)) {
+		warn("fsync %s", o->path);
+		st.ioerrs++;
+		for (i = 0; i < nsect; i++)
+			m.gen[i] = 0;
+	}
+	ret = fill_persist_end(&job, flags);
+	stats_summary("fill", &st, now_sec() - t0, NULL);
+	dev_close(&d);
+	model_free(&m);
+	return ret ?: stats_exit(&st);
+}
+
+/*---- verify ----*/
+
+static void verify_sector_journal(struct seqjob *job, uint64_t sector,
+				  const void *buf, struct stats *st)
+{
+	struct cand c;
+	int k;
+
+	journal_cand(job->m, job->p, sector, job->torn_ok, &c);
+	k = check_cand(job->m, sector, buf, &c, st);
+	if (k >= 0) {
+		job->resolved->gen[sector] = c.gen[k];
+		if (c.gen[k])
+			st->verified += SECTOR_SIZE;
+	} else {
+		job->resolved->gen[sector] = 0;
+	}
+	if (c.n > 1 && k >= 0)
+		*(k ? &st->resolved_new : &st->resolved_old) += 1;
+}
+
+static void verify_chunk(struct seqjob *job, void *buf, uint64_t sector,
+			 uint32_t nsect, struct stats *st)
+{
+	size_t len = (size_t)nsect << SECTOR_SHIFT;
+	const char *p = buf;
+	uint32_t i;
+	ssize_t n;
+
+	n = pread_full(job->d->fd, buf, len, dev_off(job->m, sector));
+	if (n != (ssize_t)len) {
+		report_ioerr("read from", job->o->path,
+			     dev_off(job->m, sector), len, n < 0 ? errno : EIO);
+		st->ioerrs++;
+		return;
+	}
+	st->read += len;
+	st->rops++;
+	for (i = 0; i < nsect; i++, p += SECTOR_SIZE) {
+		if (job->p) {
+			verify_sector_journal(job, sector + i, p, st);
+		} else if (check_sector(job->m, sector + i, p, 0, SECTOR_SIZE,
+					st) && job->m->gen[sector + i]) {
+			st->verified += SECTOR_SIZE;
+		}
+	}
+}
+
+/* Check the whole region against an in-memory model (random --verify-end). */
+void verify_model(const struct opts *o, struct dev *d, struct model *m,
+		  struct stats *st)
+{
+	struct seqjob job = { .o = o, .d = d, .m = m, .chunk = verify_chunk };
+
+	seq_run(&job, st);
+}
+
+/* After a clean verify, the journal's model is what was found. */
+static int verify_resolve(struct seqjob *job, const struct stats *st)
+{
+	int ret;
+
+	if (st->mismatches || st->ioerrs)
+		return EXIT_OK;
+	ret = journal_checkpoint(job->j, job->resolved, job->j->sb.flags);
+	if (ret) {
+		warnx("%s: cannot checkpoint journal: %s", job->o->journal,
+		      strerror(-ret));
+		return EXIT_IOERR;
+	}
+	return EXIT_OK;
+}
+
+int cmd_verify(struct opts *o)
+{
+	struct seqjob job = { .o = o, .chunk = verify_chunk };
+	struct model m, resolved;
+	struct pending p;
+	struct journal j;
+	struct stats st;
+	uint32_t flags;
+	struct dev d;
+	double t0;
+	int ret;
+
+	ret = open_dev(o, &d, false);
+	if (ret)
+		return ret;
+	ret = load_model(o, &d, &m, &j, &p, &flags, true);
+	if (ret)
+		return ret;
+	job.d = &d;
+	job.m = &m;
+	if (o->journal) {
+		job.j = &j;
+		job.p = &p;
+		job.torn_ok = flags & SUPER_TORN_OK;
+		job.resolved = &resolved;
+		if (model_init(&resolved, m.seed, m.offset, m.nsect, 0))
+			err(EXIT_IOERR, "cannot allocate the model");
+	}
+	t0 = now_sec();
+	seq_run(&job, &st);
+	if (o->journal) {
+		ret = verify_resolve(&job, &st);
+		model_free(&resolved);
+		pending_free(&p);
+		journal_close(&j);
+	}
+	stats_summary("verify", &st, now_sec() - t0, NULL);
+	if (!st.verified && !st.mismatches)
+		warnx("nothing verified: the model knows no sector");
+	dev_close(&d);
+	model_free(&m);
+	return stats_exit(&st) ?: ret;
+}
