@@ -163,7 +163,8 @@ int load_model(const struct opts *o, const struct dev *d, struct model *m,
 			warnx("%s: cannot load state: %s", o->state,
 			      ret == -EINVAL ? "not a valid iover state file" :
 			      strerror(-ret));
-			return ret == -EINVAL ? EXIT_USAGE : EXIT_IOERR;
+			return ret == -EINVAL || ret == -ENOENT ? EXIT_USAGE :
+			       EXIT_IOERR;
 		}
 		if (*flags & SUPER_DIRTY) {
 			warnx("%s: state of a run that did not finish (killed?): the model is stale; use --journal for runs that may be cut",

@@ -23,6 +23,10 @@ int dev_open(struct dev *d, const char *path, bool direct, bool writable)
 	d->fd = -1;
 	d->path = path;
 	d->direct = direct;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return -ENOTBLK;
 	if (direct)
 		flags |= O_DIRECT;
 	d->fd = open(path, flags);
@@ -34,12 +38,8 @@ int dev_open(struct dev *d, const char *path, bool direct, bool writable)
 		d->is_blk = true;
 		if (ioctl(d->fd, BLKGETSIZE64, &d->size))
 			goto out_errno;
-	} else if (S_ISREG(st.st_mode)) {
-		d->size = st.st_size;
 	} else {
-		close(d->fd);
-		d->fd = -1;
-		return -ENOTBLK;
+		d->size = st.st_size;
 	}
 	return 0;
 out_errno:

@@ -290,6 +290,9 @@ int journal_open(struct journal *j, const char *path)
 	ret = journal_open_fd(j, path);
 	if (ret)
 		return ret;
+	ret = -EBADMSG;
+	if (j->size < 2 * JBLOCK)
+		goto out_close;
 	for (i = 0; i < 2; i++) {
 		ret = jread(j, j->bounce, JBLOCK, i);
 		if (ret)

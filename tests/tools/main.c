@@ -126,7 +126,8 @@ static void usage(void)
 "                       fsync every --fsync-every writes; reads byte-granular\n"
 "     --align BYTES     direct I/O unit, offsets and sizes (4096)\n"
 "     --block BYTES     fill and verify I/O size (1M)\n"
-" -t, --threads N       fill, verify: workers (1); random: writers (2)\n"
+" -t, --threads N       fill, verify: workers (1); random: writers (2;\n"
+"                       0 for readers only, with --seconds)\n"
 "\n"
 "random:\n"
 "     --seconds T       run for T seconds (or until SIGINT/SIGTERM)\n"
@@ -299,7 +300,7 @@ static bool parse_value(struct opts *o, int opt, const char *arg)
 		o->state = arg;
 		break;
 	case 't':
-		o->threads = arg_uint(opt, arg, 1, 64);
+		o->threads = arg_uint(opt, arg, 0, 64);
 		break;
 	default:
 		return false;
@@ -365,6 +366,8 @@ static void check_opts(struct opts *o, const struct command *c,
 		bad("--max-size must be a multiple of 512 and not below --min-size");
 	if (c->mask == C_RANDOM && !o->seconds && !o->ops)
 		bad("random needs --seconds or --ops");
+	if (!o->threads && (c->mask != C_RANDOM || !o->readers || !o->seconds))
+		bad("--threads 0 only for random with --readers and --seconds");
 	if (o->hot_follow && !given[O_HOT_LEN])
 		o->hot_len = 4 << 20;
 }

@@ -433,7 +433,7 @@ static void monitor(struct rnd *r, double t0)
 		t = now_sec();
 		if (stop_requested() ||
 		    (r->o->seconds && t - t0 >= r->o->seconds) ||
-		    !atomic_load(&r->live_writers))
+		    (r->o->threads && !atomic_load(&r->live_writers)))
 			atomic_store(&r->stop, true);
 		if (atomic_load(&r->stop))
 			break;
