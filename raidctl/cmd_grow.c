@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/* grow: checks first, then the steps (see grow.h). */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "grow.h"
+#include "mounts.h"
+#include "progress.h"
+#include "util.h"
+
+/*---- Checks: nothing is changed before all pass ----*/
+
+static int lookup_devices(const struct rc_ctx *ctx, const struct rc_args *a,
+			  struct grow_plan *plan)
+{
+	char msg[512];
+	unsigned int i;
+	int r;
+
+	for (i = 0; i < a->nadd; i++) {
+		r = blk_lookup(ctx, a->add[i], &plan->add[i]);
+		if (r == -ENOENT) {
+			warnx("%s: %s: no such device", plan->info->name, a->add[i]);
+			return RC_USAGE;
+		}
+		if (r) {
+			warnx("%s: %s: not a block device", plan->info->name, a->add[i]);
+			return RC_USAGE;
+		}
+		r = grow_check_device(plan->info, &plan->add[i], msg, sizeof(msg));
+		if (r) {
+			warnx("%s: %s", plan->info->name, msg);
+			return r;
+		}
+	}
+	plan->nadd = a->nadd;
+	return RC_OK;
+}
+
+static int make_plan(const struct rc_ctx *ctx, const struct rc_args *a,
+		     struct grow_plan *plan)
+{
+	struct md_info *info = plan->info;
+	char msg[512];
+	int r;
+
+	r = grow_check_array(info, a->to, a->nadd, msg, sizeof(msg));
+	if (r) {
+		warnx("%s: %s", info->name, msg);
+		return r;
+	}
+	plan->from = info->raid_disks;
+	plan->to = a->to;
+	plan->cache_from = plan->cache_to = info->stripe_cache;
+	if (info->has_stripe_cache &&
+	    grow_cache_needed(info->chunk_bytes) > info->stripe_cache)
+		plan->cache_to = grow_cache_needed(info->chunk_bytes);
+	return lookup_devices(ctx, a, plan);
+}
+
+/*---- Steps ----*/
+
+static void step_failed(const struct grow_plan *plan, const char *what,
+			const char *why)
+{
+	char state[1024];
+
+	grow_state_after(plan, state, sizeof(state));
+	warnx("%s: %s: %s; %s", plan->info->name, what, why, state);
+}
+
+static void last_line(char *out, size_t n)
+{
+	char *nl;
+
+	trim_end(out);
+	nl = strrchr(out, '\n');
+	if (nl)
+		memmove(out, nl + 1, strlen(nl + 1) + 1);
+	(void)n;
+}
+
+/*
+ * Runs mdadm --manage ARRAY --add DEV; 0, or -1 with its last words in out.
+ * On a fake tree only a stand-in named by RAIDCTL_MDADM is ever run.
+ */
+static int run_mdadm_add(const struct rc_ctx *ctx, const char *array,
+			 const char *dev, char *out, size_t len)
+{
+	const char *mdadm = getenv(RC_MDADM_ENV);
+	int pfd[2], status;
+
+	if (!mdadm && rc_ctx_fake(ctx))
+		return snprintf(out, len, "%s names a fake tree but %s is not set",
+				RC_ROOT_ENV, RC_MDADM_ENV), -1;
+	if (!mdadm)
+		mdadm = "mdadm";
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return snprintf(out, len, "%s", strerror(errno)), -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		close(pfd[0]);
+		execlp(mdadm, mdadm, "--manage", array, "--add", dev, (char *)NULL);
+		fprintf(stderr, "%s is needed to write the member superblock "
+			"and cannot be run: %s\n", mdadm, strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (pid > 0 && (n = read(pfd[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(pfd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return snprintf(out, len, "cannot run %s", mdadm), -1;
+	last_line(out, len);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Arrays without a persistent superblock take a device by number. */
+static int add_by_number(const struct rc_ctx *ctx, const char *array,
+			 const struct blkdev *d, char *out, size_t len)
+{
+	char value[32];
+	struct sysfs_err e;
+
+	snprintf(value, sizeof(value), "%u:%u", d->major, d->minor);
+	if (!sysfs_write(ctx, array, "md/new_dev", value, &e))
+		return 0;
+	sysfs_describe(&e, out, len);
+	return -1;
+}
+
+static int add_spares(const struct rc_ctx *ctx, struct grow_plan *plan)
+{
+	const struct md_info *info = plan->info;
+	char node[RC_PATH_MAX], why[1024], what[RC_PATH_MAX + 32];
+	int r;
+
+	blk_devnode(ctx, info->name, node, sizeof(node));
+	for (; plan->added < plan->nadd; plan->added++) {
+		const struct blkdev *d = &plan->add[plan->added];
+
+		if (!strcmp(info->metadata, "none"))
+			r = add_by_number(ctx, info->name, d, why, sizeof(why));
+		else
+			r = run_mdadm_add(ctx, node, d->node, why, sizeof(why));
+		if (r) {
+			snprintf(what, sizeof(what), "cannot add %s as a spare",
+				 d->node);
+			step_failed(plan, what, why);
+			return RC_FAIL;
+		}
+	}
+	return RC_OK;
+}
+
+static int write_step(const struct rc_ctx *ctx, struct grow_plan *plan,
+		      const char *attr, unsigned int value)
+{
+	char buf[32], what[128];
+	struct sysfs_err e;
+
+	snprintf(buf, sizeof(buf), "%u", value);
+	if (!sysfs_write(ctx, plan->info->name, attr, buf, &e))
+		return RC_OK;
+	snprintf(what, sizeof(what), "cannot write %s %s", buf, attr);
+	step_failed(plan, what, grow_refusal(attr, e.errnum));
+	return RC_FAIL;
+}
+
+static int start_reshape(const struct rc_ctx *ctx, struct grow_plan *plan)
+{
+	struct sysfs_err e;
+	char buf[32];
+
+	if (!sysfs_write(ctx, plan->info->name, "md/sync_action", "reshape", &e))
+		return RC_OK;
+	/* Not started: take the new count back so the array is as it was. */
+	snprintf(buf, sizeof(buf), "%u", plan->from);
+	sysfs_write(ctx, plan->info->name, "md/raid_disks", buf, &(struct sysfs_err){ 0 });
+	step_failed(plan, "cannot start the reshape (md/sync_action)",
+		    grow_refusal("md/sync_action", e.errnum));
+	return RC_FAIL;
+}
+
+static int run_steps(const struct rc_ctx *ctx, struct grow_plan *plan)
+{
+	int r = add_spares(ctx, plan);
+
+	if (!r && plan->cache_to != plan->cache_from) {
+		r = write_step(ctx, plan, "md/stripe_cache_size", plan->cache_to);
+		plan->cache_raised = !r;
+	}
+	if (!r)
+		r = write_step(ctx, plan, "md/raid_disks", plan->to);
+	if (!r)
+		r = start_reshape(ctx, plan);
+	return r;
+}
+
+/*---- Reports ----*/
+
+static void fs_hint(const struct rc_ctx *ctx, const struct md_info *info,
+		    bool done)
+{
+	const char *target, *fstype;
+	char node[RC_PATH_MAX], hint[RC_PATH_MAX + 64];
+	struct mounts mnt;
+
+	blk_devnode(ctx, info->name, node, sizeof(node));
+	mounts_load(ctx, &mnt);
+	if (mounts_find(&mnt, info->dev_major, info->dev_minor, 0, &target,
+			&fstype)) {
+		printf("%s the filesystem on %s, if there is one "
+		       "(e.g. resize2fs %s).\n",
+		       done ? "Now grow" : "When it is done, grow", node, node);
+	} else {
+		grow_fs_hint(fstype, node, target, hint, sizeof(hint));
+		printf("%s is mounted on %s (%s): %s grow the filesystem with: "
+		       "%s\n", node, target, fstype, done ? "now" : "when it is done,",
+		       hint[0] ? hint : "the tool of that filesystem");
+	}
+	mounts_free(&mnt);
+}
+
+static void say_started(const struct rc_ctx *ctx, const struct grow_plan *plan,
+			bool wait)
+{
+	const struct md_info *info = plan->info;
+	unsigned int i;
+
+	for (i = 0; i < plan->added; i++)
+		printf("%s: added %s as a spare\n", info->name, plan->add[i].node);
+	if (plan->cache_raised)
+		printf("%s: stripe_cache_size raised from %u to %u\n",
+		       info->name, plan->cache_from, plan->cache_to);
+	printf("%s: reshape started: %u -> %u devices\n", info->name,
+	       plan->from, plan->to);
+	if (wait)
+		return;
+	printf("Follow it with: raidctl progress %s --follow\n", info->name);
+	fs_hint(ctx, info, false);
+}
+
+static int wait_done(const struct rc_ctx *ctx, struct md_info *info)
+{
+	int r = array_reread(ctx, info);
+
+	if (!r)
+		r = follow_reshape(ctx, info, false);
+	if (!r && reshape_state_of(info) == RS_DONE)
+		fs_hint(ctx, info, true);
+	return r;
+}
+
+int cmd_grow(struct rc_ctx *ctx, const struct rc_args *a)
+{
+	struct grow_plan *plan = calloc(1, sizeof(*plan));
+	int r;
+
+	if (!plan)
+		err(RC_FAIL, "cannot allocate memory");
+	r = array_open(ctx, a->array, &plan->info);
+	if (!r)
+		r = make_plan(ctx, a, plan);
+	if (!r)
+		r = run_steps(ctx, plan);
+	if (!r)
+		say_started(ctx, plan, a->wait);
+	if (!r && a->wait)
+		r = wait_done(ctx, plan->info);
+	free(plan->info);
+	free(plan);
+	return r;
+}
