@@ -22,14 +22,14 @@ static uint64_t abs_sector(const struct model *m, uint64_t sector)
 }
 
 void report_mismatch(const struct model *m, uint64_t sector, const void *buf,
-		     const char *expect)
+		     uint32_t want, const char *expect)
 {
 	uint64_t abs = abs_sector(m, sector);
-	char what[160];
+	char what[256];
 
 	pthread_mutex_lock(&report.lock);
 	if (report.reported < report.max_report) {
-		pattern_describe(m->seed, abs, buf, what, sizeof(what));
+		pattern_describe(m->seed, abs, want, buf, what, sizeof(what));
 		fprintf(stderr,
 			"iover: mismatch at byte %llu (sector %llu): expected %s, found %s\n",
 			(unsigned long long)(abs << SECTOR_SHIFT),
@@ -70,13 +70,13 @@ bool check_sector(const struct model *m, uint64_t sector, const void *buf,
 	st->mismatches++;
 	snprintf(expect, sizeof(expect), "gen %u", gen);
 	if (from == 0 && len == SECTOR_SIZE) {
-		report_mismatch(m, sector, buf, expect);
+		report_mismatch(m, sector, buf, gen, expect);
 		return false;
 	}
 	/* Describe a partial sector with the expected bytes around it. */
 	pattern_fill(m->seed, abs_sector(m, sector), gen, whole);
 	memcpy(whole + from, buf, len);
-	report_mismatch(m, sector, whole, expect);
+	report_mismatch(m, sector, whole, gen, expect);
 	return false;
 }
 
@@ -136,6 +136,6 @@ int check_cand(const struct model *m, uint64_t sector, const void *buf,
 	}
 	st->mismatches++;
 	cand_text(c, expect, sizeof(expect));
-	report_mismatch(m, sector, buf, expect);
+	report_mismatch(m, sector, buf, c->gen[c->n - 1], expect);
 	return -2;
 }

@@ -5,7 +5,7 @@
  * Content: every 512-byte sector written by iover holds a pure function of
  * (seed, sector, gen): word 0 is the sector number, word 1 holds the
  * generation and a tag of the seed, words 2..63 come from a counter-based
- * splitmix64 stream keyed by all three.  So a wrong sector can be decoded:
+ * stream keyed by all three.  So a wrong sector can be decoded:
  * stale (an older gen of the same sector), misplaced (another sector's data)
  * or garbage.
  *
@@ -49,8 +49,8 @@ bool pattern_match(uint64_t seed, uint64_t sector, uint32_t gen,
 		   const void *buf);
 bool pattern_match_part(uint64_t seed, uint64_t sector, uint32_t gen,
 			const void *buf, unsigned int from, unsigned int len);
-void pattern_describe(uint64_t seed, uint64_t sector, const void *buf,
-		      char *out, size_t outlen);
+void pattern_describe(uint64_t seed, uint64_t sector, uint32_t want,
+		      const void *buf, char *out, size_t outlen);
 
 /*---- model.c: generation map and its on-disk image ----*/
 
@@ -182,7 +182,7 @@ bool check_sector(const struct model *m, uint64_t sector, const void *buf,
 int check_cand(const struct model *m, uint64_t sector, const void *buf,
 	       const struct cand *c, struct stats *st);
 void report_mismatch(const struct model *m, uint64_t sector, const void *buf,
-		     const char *expect);
+		     uint32_t want, const char *expect);
 void report_ioerr(const char *what, const char *path, uint64_t off,
 		  size_t len, int err);
 

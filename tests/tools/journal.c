@@ -503,3 +503,68 @@ out_free:
 	model_free(m);
 	return ret;
 }
+
+/*---- Writers and checkpoints ----*/
+
+static bool jgate_full(struct jgate *g)
+{
+	return g->j && journal_used(g->j) + g->margin > g->j->sb.log_blocks;
+}
+
+void jgate_init(struct jgate *g, struct journal *j, const struct model *m,
+		uint32_t flags, uint64_t margin, int (*settle)(void *arg),
+		void *arg)
+{
+	pthread_rwlockattr_t attr;
+
+	g->j = j;
+	g->m = m;
+	g->flags = flags;
+	g->margin = margin;
+	g->settle = settle;
+	g->arg = arg;
+	/* Writer preference, or a stream of writers starves a checkpoint. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr,
+			PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&g->lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+}
+
+/* With no writer inside: settle the data, then checkpoint the model. */
+static int jgate_checkpoint(struct jgate *g)
+{
+	int ret = 0;
+
+	pthread_rwlock_wrlock(&g->lock);
+	if (jgate_full(g)) {
+		ret = g->settle ? g->settle(g->arg) : 0;
+		if (!ret)
+			ret = journal_checkpoint(g->j, g->m, g->flags);
+	}
+	pthread_rwlock_unlock(&g->lock);
+	return ret;
+}
+
+/*
+ * Bracket each write (from before its INTENT to after its ACK) with
+ * jgate_enter() and jgate_leave().  Returns 0, or the error of a checkpoint
+ * that was due (then the gate is not entered).
+ */
+int jgate_enter(struct jgate *g)
+{
+	int ret;
+
+	if (jgate_full(g)) {
+		ret = jgate_checkpoint(g);
+		if (ret)
+			return ret;
+	}
+	pthread_rwlock_rdlock(&g->lock);
+	return 0;
+}
+
+void jgate_leave(struct jgate *g)
+{
+	pthread_rwlock_unlock(&g->lock);
+}

@@ -43,6 +43,28 @@ int journal_log(struct journal *j, enum rec_type type, uint64_t start,
 		uint32_t nsect, uint32_t gen, bool wait);
 uint64_t journal_used(struct journal *j);
 
+/*
+ * The gate between writers and checkpoints: writers pass it shared; when
+ * the log is nearly full, one of them takes it exclusive, calls settle() to
+ * make written data durable (fsync after buffered writes), and checkpoints
+ * the model.  margin: log blocks the writers inside may still need.
+ */
+struct jgate {
+	struct journal *j;	/* NULL: no journal, nothing to checkpoint */
+	pthread_rwlock_t lock;
+	uint64_t margin;
+	const struct model *m;
+	uint32_t flags;
+	int (*settle)(void *arg);
+	void *arg;
+};
+
+void jgate_init(struct jgate *g, struct journal *j, const struct model *m,
+		uint32_t flags, uint64_t margin, int (*settle)(void *arg),
+		void *arg);
+int jgate_enter(struct jgate *g);
+void jgate_leave(struct jgate *g);
+
 /* Writes that were issued but never acknowledged: the unknowns of a cut. */
 struct pend {
 	uint64_t start;

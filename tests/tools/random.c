@@ -6,8 +6,8 @@
  * window (fixed, or following a sector number read from a file such as
  * md's reshape_position).
  *
- * Each writer: pick a range; take the quiesce lock shared (a journal
- * checkpoint takes it exclusive), the range exclusive; take a fresh gen; log
+ * Each writer: pick a range; pass the journal gate (see struct jgate),
+ * take the range exclusive; take a fresh gen; log
  * INTENT and wait for it; write; update the model; queue ACK (direct I/O),
  * or remember the write until the fsync that follows every --fsync-every
  * buffered writes, then ACK.  Buffered writes are issued as several pwrite()
@@ -54,9 +54,8 @@ struct rnd {
 	struct journal j;
 	bool use_journal;
 	uint32_t jflags;
-	uint64_t margin;	/* log blocks kept free for writers in flight */
+	struct jgate gate;	/* writers vs journal checkpoints */
 	struct rangelock rl;
-	pthread_rwlock_t quiesce;
 	uint32_t unit;		/* sectors per I/O unit */
 	uint64_t units;		/* units in the region */
 	uint64_t min_units, max_units;
@@ -207,36 +206,19 @@ static void fill_buf(struct rnd *r, void *buf, uint64_t start,
 			     (char *)buf + (i << SECTOR_SHIFT));
 }
 
-/* Checkpoint when the log is nearly full; writers are held off meanwhile. */
-static bool journal_full(struct rnd *r)
+/* Before a checkpoint, with no writer inside: buffered data made durable. */
+static int rnd_settle(void *arg)
 {
-	return r->use_journal &&
-	       journal_used(&r->j) + r->margin > r->j.sb.log_blocks;
-}
-
-static void rnd_checkpoint(struct rnd *r)
-{
+	struct rnd *r = arg;
 	unsigned int i;
-	int ret;
 
-	pthread_rwlock_wrlock(&r->quiesce);
-	if (!journal_full(r))
-		goto out_unlock;
 	if (r->o->buffered && fsync(r->d.fd)) {
 		warn("fsync %s", r->o->path);
-		set_fatal(r, EXIT_IOERR);
-		goto out_unlock;
+		return -EIO;
 	}
 	for (i = 0; i < r->nw; i++)
 		r->w[i].nua = 0;
-	ret = journal_checkpoint(&r->j, &r->m, r->jflags);
-	if (ret) {
-		warnx("%s: checkpoint failed: %s", r->o->journal,
-		      strerror(-ret));
-		set_fatal(r, EXIT_IOERR);
-	}
-out_unlock:
-	pthread_rwlock_unlock(&r->quiesce);
+	return 0;
 }
 
 static void write_one(struct worker *w, uint64_t start, uint64_t nsect)
@@ -289,18 +271,22 @@ static void *writer_main(void *arg)
 	while (!atomic_load(&r->stop)) {
 		if (r->o->ops && atomic_fetch_add(&r->ops_started, 1) >= r->o->ops)
 			break;
-		if (journal_full(r))
-			rnd_checkpoint(r);
 		pick_range(r, &w->rng, &start, &len);
-		pthread_rwlock_rdlock(&r->quiesce);
+		if (jgate_enter(&r->gate)) {
+			warnx("%s: checkpoint failed, stopping", r->o->journal);
+			set_fatal(r, EXIT_IOERR);
+			break;
+		}
 		write_one(w, start * r->unit, len * r->unit);
 		if (w->nua >= r->o->fsync_every)
 			writer_sync(w);
-		pthread_rwlock_unlock(&r->quiesce);
+		jgate_leave(&r->gate);
 	}
-	pthread_rwlock_rdlock(&r->quiesce);
-	writer_sync(w);
-	pthread_rwlock_unlock(&r->quiesce);
+	/* Whatever ended the run, this writer's buffered writes get synced. */
+	if (!jgate_enter(&r->gate)) {
+		writer_sync(w);
+		jgate_leave(&r->gate);
+	}
 	atomic_fetch_sub(&r->live_writers, 1);
 	return NULL;
 }
@@ -527,8 +513,8 @@ static int setup_journal(struct rnd *r, struct pending *p)
 	}
 	r->use_journal = true;
 	r->jflags = o->buffered ? SUPER_TORN_OK : 0;
-	r->margin = 64 + 8 * (o->threads + o->threads * o->fsync_every / 64);
-	if (2 * r->margin > r->j.sb.log_blocks) {
+	r->gate.margin = 64 + 8 * (o->threads + o->threads * o->fsync_every / 64);
+	if (2 * r->gate.margin > r->j.sb.log_blocks) {
 		warnx("%s: journal too small for %u writers", o->journal,
 		      o->threads);
 		return EXIT_USAGE;
@@ -609,7 +595,6 @@ static int finish(struct rnd *r)
 
 int cmd_random(struct opts *o)
 {
-	pthread_rwlockattr_t attr;
 	struct rnd r = { 0 };
 	struct stats st, vst;
 	struct hist *lat;
@@ -619,12 +604,12 @@ int cmd_random(struct opts *o)
 	ret = setup(&r, o);
 	if (ret)
 		return ret;
-	pthread_rwlockattr_init(&attr);
-	pthread_rwlockattr_setkind_np(&attr,
-			PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	pthread_rwlock_init(&r.quiesce, &attr);
+	jgate_init(&r.gate, r.use_journal ? &r.j : NULL, &r.m, r.jflags,
+		   r.gate.margin, rnd_settle, &r);
 	install_stop_handler();
 
+	if (o->hot_follow)
+		hot_follow(&r);
 	t0 = now_sec();
 	start_workers(&r);
 	monitor(&r, t0);

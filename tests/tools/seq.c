@@ -23,6 +23,7 @@ struct seqjob {
 	struct dev *d;
 	struct model *m;
 	struct journal *j;	/* NULL without --journal */
+	struct jgate gate;	/* fill: writers vs checkpoints */
 	struct pending *p;	/* verify --journal: writes cut short */
 	struct model *resolved;	/* verify --journal: what was found */
 	bool torn_ok;
@@ -105,25 +106,37 @@ static void fill_chunk(struct seqjob *job, void *buf, uint64_t sector,
 	for (i = 0; i < nsect; i++)
 		pattern_fill(m->seed, (m->offset >> SECTOR_SHIFT) + sector + i,
 			     job->gen, (char *)buf + ((size_t)i << SECTOR_SHIFT));
-	if (job->j && journal_log(job->j, REC_INTENT, sector, nsect, job->gen,
-				  true))
+	if (jgate_enter(&job->gate) ||
+	    (job->j && journal_log(job->j, REC_INTENT, sector, nsect, job->gen,
+				   true)))
 		errx(EXIT_IOERR, "%s: journal write failed", job->o->journal);
 	n = pwrite_full(job->d->fd, buf, len, dev_off(m, sector));
-	if (n != (ssize_t)len) {
+	if (n == (ssize_t)len) {
+		for (i = 0; i < nsect; i++)
+			m->gen[sector + i] = job->gen;
+		st->written += len;
+		st->wops++;
+	} else {
 		report_ioerr("write to", job->o->path, dev_off(m, sector), len,
 			     n < 0 ? errno : EIO);
 		st->ioerrs++;
-		if (job->j)
-			journal_log(job->j, REC_LOST, sector, nsect, job->gen,
-				    false);
-		return;
 	}
-	for (i = 0; i < nsect; i++)
-		m->gen[sector + i] = job->gen;
-	st->written += len;
-	st->wops++;
-	if (job->j && !job->o->buffered)
-		journal_log(job->j, REC_ACK, sector, nsect, job->gen, false);
+	if (job->j)
+		journal_log(job->j, n == (ssize_t)len ? REC_ACK : REC_LOST,
+			    sector, nsect, job->gen, false);
+	jgate_leave(&job->gate);
+}
+
+/* Before a checkpoint: buffered fill data made durable. */
+static int fill_settle(void *arg)
+{
+	struct seqjob *job = arg;
+
+	if (job->o->buffered && fsync(job->d->fd)) {
+		warn("fsync %s", job->o->path);
+		return -EIO;
+	}
+	return 0;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -208,6 +221,8 @@ int cmd_fill(struct opts *o)
 	ret = fill_persist_start(&job, flags);
 	if (ret)
 		return ret;
+	jgate_init(&job.gate, job.j, &m, flags, 64 + 8 * o->threads,
+		   fill_settle, &job);
 
 	t0 = now_sec();
 	seq_run(&job, &st);

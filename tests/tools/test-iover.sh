@@ -296,7 +296,7 @@ journal_check() {
 	expect 0 "$IOVER" verify --journal j2 d2
 	# A cut during fill: the unwritten part is unknown, not wrong.
 	mkfile d3 256M
-	"$IOVER" fill --journal j --buffered --block 64K d3 >/dev/null 2>&1 &
+	"$IOVER" fill --journal j "$1" --block 4K d3 >/dev/null 2>&1 &
 	sleep 0.3
 	kill -9 $!
 	wait $!
