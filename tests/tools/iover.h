@@ -208,6 +208,7 @@ struct opts {
 	double progress;
 	bool latency;
 	bool verify_end;
+	bool show_pending;
 	unsigned int set;		/* OPT_* given on the command line */
 };
 

@@ -39,7 +39,7 @@ enum {
 	O_ALIGN = 256, O_BLOCK, O_BUFFERED, O_DIRECT, O_FSYNC_EVERY,
 	O_HOT_FOLLOW, O_HOT_LEN, O_HOT_PCT, O_HOT_START, O_LATENCY,
 	O_MAX_REPORT, O_MAX_SIZE, O_MIN_SIZE, O_OPS, O_PROGRESS, O_SECONDS,
-	O_VERIFY_END, O_VERSION,
+	O_SHOW_PENDING, O_VERIFY_END, O_VERSION,
 };
 
 static const struct option longopts[] = {
@@ -66,6 +66,7 @@ static const struct option longopts[] = {
 	{ "readers",	required_argument, NULL, 'r' },
 	{ "seconds",	required_argument, NULL, O_SECONDS },
 	{ "seed",	required_argument, NULL, 's' },
+	{ "show-pending", no_argument,	   NULL, O_SHOW_PENDING },
 	{ "state",	required_argument, NULL, 'S' },
 	{ "threads",	required_argument, NULL, 't' },
 	{ "verify-end",	no_argument,	   NULL, O_VERIFY_END },
@@ -84,7 +85,8 @@ static const struct {
 	{ O_LATENCY, C_RANDOM }, { O_MAX_REPORT, C_VERIFY | C_RANDOM },
 	{ O_MAX_SIZE, C_RANDOM }, { O_MIN_SIZE, C_RANDOM },
 	{ O_OPS, C_RANDOM }, { O_PROGRESS, C_RANDOM }, { 'r', C_RANDOM },
-	{ O_SECONDS, C_RANDOM }, { O_VERIFY_END, C_RANDOM },
+	{ O_SECONDS, C_RANDOM }, { O_SHOW_PENDING, C_VERIFY },
+	{ O_VERIFY_END, C_RANDOM },
 };
 
 /* Pairs of options that cannot be given together. */
@@ -119,6 +121,7 @@ static void usage(void)
 "                       cut at any instant.  fill creates it; verify\n"
 "                       accepts old or new data where a write was cut\n"
 "                       short, then records what it found\n"
+"     --show-pending    verify --journal: list the writes cut short (stderr)\n"
 "\n"
 "I/O:\n"
 "     --direct          O_DIRECT (the default)\n"
@@ -139,9 +142,10 @@ static void usage(void)
 "     --hot-start BYTES aim --hot-pct % of the I/O at a window of the\n"
 "     --hot-len BYTES   region, this long (1M; 4M with --hot-follow)\n"
 "     --hot-pct P       (50)\n"
-"     --hot-follow FILE centre the window on the device sector read from\n"
-"                       FILE every 0.2 s (e.g. md/reshape_position);\n"
-"                       no window while FILE holds no number\n"
+"     --hot-follow FILE centre the window on the device sector that is\n"
+"                       the first number in FILE, read every 0.2 s (e.g.\n"
+"                       md/reshape_position); no window while FILE does\n"
+"                       not start with a number in the region\n"
 "     --progress SECS   a progress line on stderr every SECS\n"
 "     --latency         add write latency p50/p99/max to the summary\n"
 "     --verify-end      verify the whole region after the run\n"
@@ -320,6 +324,9 @@ static bool parse_flag(struct opts *o, int opt)
 	case O_LATENCY:
 		o->latency = true;
 		break;
+	case O_SHOW_PENDING:
+		o->show_pending = true;
+		break;
 	case O_VERIFY_END:
 		o->verify_end = true;
 		break;
@@ -368,6 +375,8 @@ static void check_opts(struct opts *o, const struct command *c,
 		bad("random needs --seconds or --ops");
 	if (!o->threads && (c->mask != C_RANDOM || !o->readers || !o->seconds))
 		bad("--threads 0 only for random with --readers and --seconds");
+	if (o->show_pending && !o->journal)
+		bad("--show-pending needs --journal");
 	if (o->hot_follow && !given[O_HOT_LEN])
 		o->hot_len = 4 << 20;
 }

@@ -17,6 +17,7 @@
  * Each reader: pick a range (byte-granular when buffered), take it shared,
  * read and check it against the model before letting go.
  */
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -371,11 +372,11 @@ static void sum_workers(struct rnd *r, struct stats *st, struct hist *lat)
 	}
 }
 
-/* --hot-follow: the file holds a device sector (or "none"). */
+/* --hot-follow: the first number in the file is a device sector. */
 static void hot_follow(struct rnd *r)
 {
 	uint64_t v, centre, first = r->m.offset >> SECTOR_SHIFT;
-	char text[64];
+	char text[64], *p;
 	ssize_t n;
 	int fd;
 
@@ -385,8 +386,9 @@ static void hot_follow(struct rnd *r)
 	n = read(fd, text, sizeof(text) - 1);
 	close(fd);
 	text[n > 0 ? n : 0] = '\0';
-	text[strcspn(text, "\n")] = '\0';
-	if (parse_uint(text, UINT64_MAX, &v) || v < first ||
+	p = text + strspn(text, " \t");
+	v = isdigit((unsigned char)*p) ? strtoull(p, NULL, 10) : 0;
+	if (!isdigit((unsigned char)*p) || v < first ||
 	    v - first >= r->m.nsect) {
 		atomic_store(&r->hot_on, false);
 		return;
@@ -513,7 +515,8 @@ static int setup_journal(struct rnd *r, struct pending *p)
 	}
 	r->use_journal = true;
 	r->jflags = o->buffered ? SUPER_TORN_OK : 0;
-	r->gate.margin = 64 + 8 * (o->threads + o->threads * o->fsync_every / 64);
+	/* An INTENT and a few ACK blocks per writer (168 records a block). */
+	r->gate.margin = 64 + o->threads * (4 + o->fsync_every / 128);
 	if (2 * r->gate.margin > r->j.sb.log_blocks) {
 		warnx("%s: journal too small for %u writers", o->journal,
 		      o->threads);
@@ -579,6 +582,10 @@ static int finish(struct rnd *r)
 	int ret = atomic_load(&r->fatal);
 	int err2;
 
+	if (fsync(r->d.fd)) {
+		warn("fsync %s", o->path);
+		ret = EXIT_IOERR;
+	}
 	if (r->use_journal) {
 		err2 = journal_checkpoint(&r->j, &r->m, r->jflags);
 		if (err2) {

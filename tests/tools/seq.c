@@ -226,10 +226,11 @@ int cmd_fill(struct opts *o)
 
 	t0 = now_sec();
 	seq_run(&job, &st);
-	if (o->buffered && fsync(d.fd)) {
+	/* Direct too: a flush, so that exit 0 means the data is durable. */
+	if (fsync(d.fd)) {
 		warn("fsync %s", o->path);
 		st.ioerrs++;
-		for (i = 0; i < nsect; i++)
+		for (i = 0; o->buffered && i < nsect; i++)
 			m.gen[i] = 0;
 	}
 	ret = fill_persist_end(&job, flags);
@@ -312,6 +313,18 @@ static int verify_resolve(struct seqjob *job, const struct stats *st)
 	return EXIT_OK;
 }
 
+static void show_pending(const struct model *m, const struct pending *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		fprintf(stderr,
+			"iover: pending write: sector %llu, %u sectors, gen %u, first sector acked gen %u\n",
+			(unsigned long long)((m->offset >> SECTOR_SHIFT) +
+					     p->e[i].start),
+			p->e[i].nsect, p->e[i].gen, m->gen[p->e[i].start]);
+}
+
 int cmd_verify(struct opts *o)
 {
 	struct seqjob job = { .o = o, .chunk = verify_chunk };
@@ -339,6 +352,8 @@ int cmd_verify(struct opts *o)
 		job.resolved = &resolved;
 		if (model_init(&resolved, m.seed, m.offset, m.nsect, 0))
 			err(EXIT_IOERR, "cannot allocate the model");
+		if (o->show_pending)
+			show_pending(&m, &p);
 	}
 	t0 = now_sec();
 	seq_run(&job, &st);

@@ -313,6 +313,73 @@ t_journal_kill_buffered() {
 	journal_check --buffered --fsync-every 8
 }
 
+# sector_of GEN SECTOR OUT: the 512 bytes iover writes there, into OUT.
+sector_of() {
+	rm -f tmp.img
+	mkfile tmp.img $((($2 + 1) * 512))
+	"$IOVER" fill --buffered --gen "$1" --offset $(($2 * 512)) \
+		--length 512 tmp.img >/dev/null || fail "cannot make gen $1"
+	dd if=tmp.img of="$3" bs=512 skip="$2" count=1 status=none
+}
+
+# cut_pending IO-MODE: a killed run with pending writes; sets S, G, A to
+# the first sector, gen and acked gen of one, keeps the journal in j.cut.
+cut_pending() {
+	local try line
+	for try in 1 2 3 4 5; do
+		mkfile d 16M
+		mkfile j 8M
+		expect 0 "$IOVER" fill --journal j "$1" d
+		KILL_AFTER=0.5
+		kill_run "$@" --fsync-every 5000
+		cp j j.cut
+		cp j j.show
+		expect 0 "$IOVER" verify --journal j.show --show-pending d
+		line=$(grep -m1 "pending write: " err) || continue
+		set -- $(echo "$line" | sed 's/.*sector \([0-9]*\),.*gen \([0-9]*\), first.* gen \([0-9]*\)/\1 \2 \3/')
+		S=$1 G=$2 A=$3
+		[ "$A" -ge 1 ] && return
+	done
+	fail "no pending write after 5 cuts"
+}
+
+# The sector at S: head bytes of acked gen A, the rest of pending gen G.
+tear() {
+	sector_of "$A" "$S" old
+	sector_of "$G" "$S" new
+	cmp -s old new && fail "gens $A and $G are the same data"
+	dd if=old of=d bs=1 count="$1" seek=$((S * 512)) conv=notrunc status=none
+	dd if=new of=d bs=1 skip="$1" seek=$((S * 512 + $1)) count=$((512 - $1)) \
+		conv=notrunc status=none
+}
+
+t_torn() {
+	# Buffered: a sector half old, half new is a torn write, accepted.
+	cut_pending --buffered
+	tear 100
+	cp j.cut j1
+	expect 0 "$IOVER" verify --journal j1 d
+	positive torn
+	# All old is fine too; garbage is not.
+	dd if=old of=d bs=512 seek="$S" conv=notrunc status=none
+	cp j.cut j1
+	expect 0 "$IOVER" verify --journal j1 d
+	positive pending_old
+	dd if=/dev/zero of=d bs=1 count=8 seek=$((S * 512 + 300)) conv=notrunc \
+		status=none
+	cp j.cut j1
+	expect 1 "$IOVER" verify --journal j1 d
+	grep_err "expected gen $A or gen $G"
+	# Direct I/O does not tear a sector: the same mix is a mismatch.
+	cut_pending --direct
+	tear 100
+	cp j.cut j1
+	expect 1 "$IOVER" verify --journal j1 d
+	dd if=new of=d bs=512 seek="$S" conv=notrunc status=none
+	cp j.cut j1
+	expect 0 "$IOVER" verify --journal j1 d
+}
+
 t_hot() {
 	mkfile d 32M
 	expect 0 "$IOVER" fill d
@@ -323,7 +390,7 @@ t_hot() {
 	expect 1 "$IOVER" verify --gen 1 --offset 8M --length 2M d
 	# Follow a sector number in a file, as md's reshape_position.
 	expect 0 "$IOVER" fill d
-	echo 40960 >pos
+	echo "40960 / 65536" >pos
 	expect 0 "$IOVER" random --gen 1 --hot-follow pos --hot-pct 100 \
 		--max-size 64K --ops 300 --readers 0 d
 	expect 0 "$IOVER" verify --gen 1 --length 18M d
@@ -357,7 +424,7 @@ t_misplaced() {
 
 case $T in
 usage|fill-verify|wrong-seed|corrupt|state|random-direct|random-buffered|\
-journal-kill|journal-kill-buffered|hot|misplaced)
+journal-kill|journal-kill-buffered|torn|hot|misplaced)
 	"t_${T//-/_}"
 	;;
 *)
