@@ -75,7 +75,8 @@ static void step_failed(const struct grow_plan *plan, const char *what,
 	warnx("%s: %s: %s; %s", plan->info->name, what, why, state);
 }
 
-static void last_line(char *out, size_t n)
+/* Keeps the last line of what a program said. */
+static void last_line(char *out)
 {
 	char *nl;
 
@@ -83,31 +84,64 @@ static void last_line(char *out, size_t n)
 	nl = strrchr(out, '\n');
 	if (nl)
 		memmove(out, nl + 1, strlen(nl + 1) + 1);
-	(void)n;
 }
 
-/*
- * Runs mdadm --manage ARRAY --add DEV; 0, or -1 with its last words in out.
- * On a fake tree only a stand-in named by RAIDCTL_MDADM is ever run.
- */
+/* Reads fd to its end, keeping the last len - 1 bytes in out. */
+static void read_tail(int fd, char *out, size_t len)
+{
+	size_t got = 0, cap = len - 1, k, drop;
+	char chunk[512];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		k = (size_t)n;
+		if (k >= cap) {
+			memcpy(out, chunk + k - cap, cap);
+			got = cap;
+			continue;
+		}
+		if (got + k > cap) {
+			drop = got + k - cap;
+			memmove(out, out + drop, got - drop);
+			got -= drop;
+		}
+		memcpy(out + got, chunk, k);
+		got += k;
+	}
+	out[got] = '\0';
+}
+
+/* The mdadm to run: RAIDCTL_MDADM, never the real one on a fake tree. */
+static const char *mdadm_program(const struct rc_ctx *ctx)
+{
+	const char *mdadm = getenv(RC_MDADM_ENV);
+
+	if (mdadm)
+		return mdadm;
+	return rc_ctx_fake(ctx) ? NULL : "mdadm";
+}
+
+/* Runs mdadm --manage ARRAY --add DEV; 0, or -1 with its last words in out. */
 static int run_mdadm_add(const struct rc_ctx *ctx, const char *array,
 			 const char *dev, char *out, size_t len)
 {
-	const char *mdadm = getenv(RC_MDADM_ENV);
+	const char *mdadm = mdadm_program(ctx);
 	int pfd[2], status;
-
-	if (!mdadm && rc_ctx_fake(ctx))
-		return snprintf(out, len, "%s names a fake tree but %s is not set",
-				RC_ROOT_ENV, RC_MDADM_ENV), -1;
-	if (!mdadm)
-		mdadm = "mdadm";
-	size_t got = 0;
-	ssize_t n;
 	pid_t pid;
 
-	if (pipe(pfd))
-		return snprintf(out, len, "%s", strerror(errno)), -1;
-	pid = fork();
+	if (!mdadm) {
+		snprintf(out, len, "%s is set but %s is not", RC_ROOT_ENV,
+			 RC_MDADM_ENV);
+		return -1;
+	}
+	if (pipe(pfd) || (pid = fork()) < 0) {
+		snprintf(out, len, "cannot run %s: %s", mdadm, strerror(errno));
+		return -1;
+	}
 	if (pid == 0) {
 		dup2(pfd[1], STDOUT_FILENO);
 		dup2(pfd[1], STDERR_FILENO);
@@ -118,13 +152,13 @@ static int run_mdadm_add(const struct rc_ctx *ctx, const char *array,
 		_exit(127);
 	}
 	close(pfd[1]);
-	while (pid > 0 && (n = read(pfd[0], out + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
+	read_tail(pfd[0], out, len);
 	close(pfd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return snprintf(out, len, "cannot run %s", mdadm), -1;
-	last_line(out, len);
+	if (waitpid(pid, &status, 0) < 0) {
+		snprintf(out, len, "cannot wait for %s: %s", mdadm, strerror(errno));
+		return -1;
+	}
+	last_line(out);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
@@ -166,6 +200,28 @@ static int add_spares(const struct rc_ctx *ctx, struct grow_plan *plan)
 	return RC_OK;
 }
 
+#define BUSY_TRIES 20
+#define BUSY_WAIT_US 100000
+
+/*
+ * md answers EBUSY for a moment after a spare arrives, while its thread
+ * looks for recovery work (md_check_recovery()); so EBUSY is tried again
+ * for up to two seconds before it counts as a refusal.
+ */
+static int write_busy(const struct rc_ctx *ctx, const char *array,
+		      const char *attr, const char *value, struct sysfs_err *e)
+{
+	int i, r = 0;
+
+	for (i = 0; i < BUSY_TRIES; i++) {
+		r = sysfs_write(ctx, array, attr, value, e);
+		if (r != -EBUSY)
+			break;
+		usleep(BUSY_WAIT_US);
+	}
+	return r;
+}
+
 static int write_step(const struct rc_ctx *ctx, struct grow_plan *plan,
 		      const char *attr, unsigned int value)
 {
@@ -173,23 +229,23 @@ static int write_step(const struct rc_ctx *ctx, struct grow_plan *plan,
 	struct sysfs_err e;
 
 	snprintf(buf, sizeof(buf), "%u", value);
-	if (!sysfs_write(ctx, plan->info->name, attr, buf, &e))
+	if (!write_busy(ctx, plan->info->name, attr, buf, &e))
 		return RC_OK;
-	snprintf(what, sizeof(what), "cannot write %s %s", buf, attr);
+	snprintf(what, sizeof(what), "cannot set %s to %s", attr, buf);
 	step_failed(plan, what, grow_refusal(attr, e.errnum));
 	return RC_FAIL;
 }
 
 static int start_reshape(const struct rc_ctx *ctx, struct grow_plan *plan)
 {
-	struct sysfs_err e;
+	struct sysfs_err e, undo;
 	char buf[32];
 
-	if (!sysfs_write(ctx, plan->info->name, "md/sync_action", "reshape", &e))
+	if (!write_busy(ctx, plan->info->name, "md/sync_action", "reshape", &e))
 		return RC_OK;
 	/* Not started: take the new count back so the array is as it was. */
 	snprintf(buf, sizeof(buf), "%u", plan->from);
-	sysfs_write(ctx, plan->info->name, "md/raid_disks", buf, &(struct sysfs_err){ 0 });
+	write_busy(ctx, plan->info->name, "md/raid_disks", buf, &undo);
 	step_failed(plan, "cannot start the reshape (md/sync_action)",
 		    grow_refusal("md/sync_action", e.errnum));
 	return RC_FAIL;

@@ -68,7 +68,12 @@ static int pause_or_resume(struct rc_ctx *ctx, const struct rc_args *a,
 			pause ? "pause" : "resume");
 	if (!r)
 		r = set_action(ctx, info, pause ? "frozen" : "idle");
-	if (!r && !array_reread(ctx, info))
+	/*
+	 * A pause reports where the reshape was when it stopped: afterwards
+	 * md only shows its last checkpoint.  A resume reports where md
+	 * takes it up.
+	 */
+	if (!r && (pause || !array_reread(ctx, info)))
 		say_where(info, pause ? "paused" : "resumed");
 	free(info);
 	return r;

@@ -26,6 +26,7 @@
 #define BAR_WIDTH 30
 #define TTY_WAKE_MS 1000
 #define LINE_WAKE_MS 5000
+#define FAKE_WAKE_MS 100	/* plain files in a fake tree never notify */
 
 static volatile sig_atomic_t interrupted;
 
@@ -96,6 +97,8 @@ static void show_update(const struct md_info *info, const struct progress *pg,
 static int follow_loop(const struct rc_ctx *ctx, struct md_info *info,
 		       int fd, bool tty, bool json)
 {
+	int wake_ms = rc_ctx_fake(ctx) ? FAKE_WAKE_MS
+				       : tty ? TTY_WAKE_MS : LINE_WAKE_MS;
 	struct progress pg, last;
 	bool first = true;
 	int r;
@@ -107,7 +110,7 @@ static int follow_loop(const struct rc_ctx *ctx, struct md_info *info,
 			break;
 		show_update(info, &pg, &last, tty, json, first);
 		first = false;
-		if (wait_for_change(fd, tty ? TTY_WAKE_MS : LINE_WAKE_MS))
+		if (wait_for_change(fd, wake_ms))
 			break;
 		if (interrupted)
 			break;

@@ -38,6 +38,10 @@ static int check_state(const struct md_info *info, char *msg, size_t len)
 {
 	enum reshape_state rs = reshape_state_of(info);
 
+	if (!strcmp(info->array_state, "read-auto") ||
+	    !strcmp(info->array_state, "readonly"))
+		return refuse(msg, len, "the array is %s; make it writable "
+			      "first (mdadm --readwrite)", info->array_state);
 	if (!array_state_writable(info->array_state))
 		return refuse(msg, len, "the array is %s; it must be clean or active",
 			      info->array_state);

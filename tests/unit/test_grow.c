@@ -47,7 +47,9 @@ static void test_array_checks(void)
 	expect(&info, 4, 1, RC_REFUSED, "a reshape is already in progress (running)");
 	info.action = SA_IDLE;
 	strcpy(info.array_state, "read-auto");
-	expect(&info, 4, 1, RC_REFUSED, "the array is read-auto; it must be clean or active");
+	expect(&info, 4, 1, RC_REFUSED, "the array is read-auto; make it writable first (mdadm --readwrite)");
+	strcpy(info.array_state, "suspended");
+	expect(&info, 4, 1, RC_REFUSED, "the array is suspended; it must be clean or active");
 	strcpy(info.array_state, "clean");
 	strcpy(info.metadata, "external:imsm");
 	expect(&info, 4, 1, RC_REFUSED, "external metadata (imsm) is not supported");

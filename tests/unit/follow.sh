@@ -1,0 +1,77 @@
+#!/bin/sh
+# progress --follow over a fake tree that changes under it: one line per
+# change of state or whole percent, JSON lines with --json, "done" at the
+# end; and Ctrl-C (SIGINT) stops following, exits 0, and leaves the reshape
+# as it was.
+#   follow.sh RAIDCTL WORKDIR
+set -eu
+raidctl=$1
+work=$2/follow
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+RAIDCTL_SYSFS_ROOT=$work/root
+export RAIDCTL_SYSFS_ROOT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# stage N ATTR=VALUE...: tree N is tree N-1 with these md0 attributes.
+stage() {
+	n=$1
+	shift
+	if [ "$n" = 0 ]; then
+		cp -a "$here/trees/reshape" "$work/s0"
+	else
+		cp -a "$work/s$((n - 1))" "$work/s$n"
+	fi
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$work/s$n/sys/block/md0/md/${kv%%=*}"
+	done
+}
+
+# Switch the root to tree N at once, so raidctl never sees half a change.
+switch() {
+	ln -s "s$1" "$work/next"
+	mv -T "$work/next" "$work/root"
+}
+
+stage 0
+stage 1 "sync_completed=64512 / 129024"
+stage 2 sync_action=frozen sync_completed=none
+stage 3 sync_action=reshape "sync_completed=129024 / 129024"
+stage 4 sync_action=idle sync_completed=none reshape_position=none
+ln -s s0 "$work/root"
+md=$work/root/sys/block/md0/md
+
+# The reshape advances to half way, pauses, resumes and ends.
+(
+	for n in 1 2 3 4; do
+		sleep 1
+		switch "$n"
+	done
+) &
+"$raidctl" progress md0 --follow --json >"$work/out" 2>&1 ||
+	fail "--follow exited $?: $(cat "$work/out")"
+wait
+cat "$work/out"
+states=$(sed 's/.*"state":"\([a-z]*\)".*/\1/' "$work/out" | tr '\n' ' ')
+[ "$states" = "running running paused running done " ] ||
+	fail "states seen: $states"
+grep -q '"percent":50.00' "$work/out" || fail "no line at 50%"
+
+switch 0
+"$raidctl" progress md0 --follow >"$work/int" 2>&1 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+cat "$work/int"
+[ "$rc" = 0 ] || fail "exit $rc after SIGINT"
+grep -q "md0: stopped following; the reshape goes on" "$work/int" ||
+	fail "no word after SIGINT"
+[ "$(cat "$md/sync_action")" = reshape ] || fail "the reshape was touched"
+echo "follow: ok"
