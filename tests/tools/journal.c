@@ -323,6 +323,8 @@ static void journal_flush_locked(struct journal *j)
 	struct log_hdr *h = (struct log_hdr *)blk;
 	uint64_t last = j->seq_next;
 	uint64_t index = j->next_block++;
+	uint64_t where;
+	bool full;
 	int ret;
 
 	j->writing = true;
@@ -338,12 +340,11 @@ static void journal_flush_locked(struct journal *j)
 	h->sum = hash_words(blk, JBLOCK);
 	j->cur ^= 1;
 	j->nrec = 0;
+	full = index >= j->sb.log_blocks;
+	where = j->sb.log_start + index;
 	pthread_mutex_unlock(&j->lock);
 
-	if (index >= j->sb.log_blocks)
-		ret = -ENOSPC;
-	else
-		ret = jwrite(j, blk, JBLOCK, j->sb.log_start + index);
+	ret = full ? -ENOSPC : jwrite(j, blk, JBLOCK, where);
 
 	pthread_mutex_lock(&j->lock);
 	j->writing = false;
@@ -394,15 +395,16 @@ int journal_log(struct journal *j, enum rec_type type, uint64_t start,
 	return ret;
 }
 
-/* Log blocks in use, to decide when to checkpoint. */
-uint64_t journal_used(struct journal *j)
+/* Log blocks still free, to decide when to checkpoint. */
+static uint64_t journal_room(struct journal *j)
 {
-	uint64_t used;
+	uint64_t used, room;
 
 	pthread_mutex_lock(&j->lock);
 	used = j->next_block + (j->nrec ? 1 : 0);
+	room = used < j->sb.log_blocks ? j->sb.log_blocks - used : 0;
 	pthread_mutex_unlock(&j->lock);
-	return used;
+	return room;
 }
 
 /* Load the checkpoint's map into a fresh model. */
@@ -508,7 +510,7 @@ out_free:
 
 static bool jgate_full(struct jgate *g)
 {
-	return g->j && journal_used(g->j) + g->margin > g->j->sb.log_blocks;
+	return g->j && journal_room(g->j) < g->margin;
 }
 
 void jgate_init(struct jgate *g, struct journal *j, const struct model *m,

@@ -41,7 +41,6 @@ int journal_checkpoint(struct journal *j, const struct model *m,
 		       uint32_t flags);
 int journal_log(struct journal *j, enum rec_type type, uint64_t start,
 		uint32_t nsect, uint32_t gen, bool wait);
-uint64_t journal_used(struct journal *j);
 
 /*
  * The gate between writers and checkpoints: writers pass it shared; when

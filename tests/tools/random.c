@@ -399,6 +399,7 @@ static void hot_follow(struct rnd *r)
 	atomic_store(&r->hot_on, true);
 }
 
+/* Reads the workers' counters unlocked: a progress line may be a bit off. */
 static void progress(struct rnd *r, double secs)
 {
 	struct stats st;
@@ -559,7 +560,7 @@ static int setup(struct rnd *r, struct opts *o)
 		return ret;
 	ret = load_model(o, &r->d, &r->m, &r->j, &p, &flags, false);
 	if (ret)
-		return ret;
+		goto out_close_dev;
 	ret = setup_geometry(r);
 	if (!ret && o->journal)
 		ret = setup_journal(r, &p);
@@ -568,12 +569,19 @@ static int setup(struct rnd *r, struct opts *o)
 	if (!ret)
 		ret = setup_state(r, existed);
 	if (ret)
-		return ret;
+		goto out_free_model;
 	atomic_init(&r->next_gen, model_max_gen(&r->m) + 1);
 	if (atomic_load(&r->next_gen) <= o->gen)
 		atomic_init(&r->next_gen, o->gen + 1);
 	rl_init(&r->rl);
 	return EXIT_OK;
+out_free_model:
+	model_free(&r->m);
+	if (o->journal)
+		journal_close(&r->j);
+out_close_dev:
+	dev_close(&r->d);
+	return ret;
 }
 
 static int finish(struct rnd *r)

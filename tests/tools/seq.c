@@ -175,7 +175,10 @@ static int fill_persist_start(struct seqjob *job, uint32_t flags)
 			return EXIT_IOERR;
 		}
 	}
-	return o->state ? save_state(o->state, job->m, SUPER_DIRTY) : EXIT_OK;
+	ret = o->state ? save_state(o->state, job->m, SUPER_DIRTY) : EXIT_OK;
+	if (ret && o->journal)
+		journal_close(job->j);
+	return ret;
 }
 
 static int fill_persist_end(struct seqjob *job, uint32_t flags)
@@ -185,12 +188,12 @@ static int fill_persist_end(struct seqjob *job, uint32_t flags)
 
 	if (o->journal) {
 		ret = journal_checkpoint(job->j, job->m, flags);
+		journal_close(job->j);
 		if (ret) {
 			warnx("%s: cannot checkpoint journal: %s", o->journal,
 			      strerror(-ret));
 			return EXIT_IOERR;
 		}
-		journal_close(job->j);
 	}
 	return o->state ? save_state(o->state, job->m, 0) : EXIT_OK;
 }
@@ -212,7 +215,7 @@ int cmd_fill(struct opts *o)
 		return ret;
 	ret = region_from_opts(o, &d, &offset, &nsect);
 	if (ret)
-		return ret;
+		goto out_close_dev;
 	if (model_init(&m, o->seed, offset, nsect, 0))
 		err(EXIT_IOERR, "cannot allocate the model");
 	job.d = &d;
@@ -220,7 +223,7 @@ int cmd_fill(struct opts *o)
 	job.j = o->journal ? &j : NULL;
 	ret = fill_persist_start(&job, flags);
 	if (ret)
-		return ret;
+		goto out_free_model;
 	jgate_init(&job.gate, job.j, &m, flags, 64 + 8 * o->threads,
 		   fill_settle, &job);
 
@@ -235,9 +238,12 @@ int cmd_fill(struct opts *o)
 	}
 	ret = fill_persist_end(&job, flags);
 	stats_summary("fill", &st, now_sec() - t0, NULL);
-	dev_close(&d);
+	ret = ret ?: stats_exit(&st);
+out_free_model:
 	model_free(&m);
-	return ret ?: stats_exit(&st);
+out_close_dev:
+	dev_close(&d);
+	return ret;
 }
 
 /*---- verify ----*/
@@ -341,8 +347,10 @@ int cmd_verify(struct opts *o)
 	if (ret)
 		return ret;
 	ret = load_model(o, &d, &m, &j, &p, &flags, true);
-	if (ret)
+	if (ret) {
+		dev_close(&d);
 		return ret;
+	}
 	job.d = &d;
 	job.m = &m;
 	if (o->journal) {
