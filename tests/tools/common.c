@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "journal.h"
 
@@ -32,10 +33,16 @@ int open_dev(const struct opts *o, struct dev *d, bool writable)
 	return ret == -ENOENT ? EXIT_USAGE : EXIT_IOERR;
 }
 
-static int check_align(const struct opts *o, uint64_t offset, uint64_t len)
+static int check_align(const struct opts *o, const struct dev *d,
+		       uint64_t offset, uint64_t len)
 {
 	uint64_t align = o->buffered ? SECTOR_SIZE : o->align;
 
+	if (!o->buffered && o->align < (uint64_t)d->lbs) {
+		warnx("%s: --align %llu is below its logical block size %d",
+		      o->path, (unsigned long long)o->align, d->lbs);
+		return EXIT_USAGE;
+	}
 	if (offset % align) {
 		warnx("region offset %llu is not a multiple of %llu",
 		      (unsigned long long)offset, (unsigned long long)align);
@@ -69,7 +76,7 @@ int region_from_opts(const struct opts *o, const struct dev *d,
 		      o->path, (unsigned long long)d->size);
 		return EXIT_USAGE;
 	}
-	ret = check_align(o, o->offset, len);
+	ret = check_align(o, d, o->offset, len);
 	if (ret)
 		return ret;
 	*offset = o->offset;
@@ -102,7 +109,7 @@ int check_region(const struct opts *o, const struct model *m,
 		      o->path, (unsigned long long)d->size);
 		return EXIT_USAGE;
 	}
-	return check_align(o, m->offset, len);
+	return check_align(o, d, m->offset, len);
 }
 
 static void on_stop(int sig)
@@ -126,6 +133,37 @@ bool stop_requested(void)
 	return stop_flag;
 }
 
+bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return false;
+	if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+		return sa.st_rdev == sb.st_rdev;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Say why a journal could not be used; returns the exit code. */
+int journal_error(const char *path, const char *what, int err)
+{
+	switch (err) {
+	case -EBUSY:
+		warnx("%s: journal in use by another iover", path);
+		return EXIT_USAGE;
+	case -EBADMSG:
+		warnx("%s: no valid iover journal", path);
+		return EXIT_USAGE;
+	case -ENOENT:
+	case -ENOTBLK:
+		warnx("%s: %s", path, err == -ENOENT ? strerror(ENOENT) :
+		      "not a block device or regular file");
+		return EXIT_USAGE;
+	}
+	warnx("%s: cannot %s journal: %s", path, what, strerror(-err));
+	return EXIT_IOERR;
+}
+
 /*
  * The model a command starts from: the journal's (with its pending writes),
  * the state file's, or --gen over the region; with none of them, every
@@ -141,18 +179,17 @@ int load_model(const struct opts *o, const struct dev *d, struct model *m,
 
 	*flags = 0;
 	if (o->journal) {
-		ret = journal_open(j, o->journal);
-		if (ret) {
-			warnx("%s: no valid iover journal: %s", o->journal,
-			      strerror(-ret));
-			return ret == -EBADMSG ? EXIT_USAGE : EXIT_IOERR;
+		if (same_file(o->journal, o->path)) {
+			warnx("the journal must not be the device under test");
+			return EXIT_USAGE;
 		}
+		ret = journal_open(j, o->journal);
+		if (ret)
+			return journal_error(o->journal, "open", ret);
 		ret = journal_replay(j, m, p, &records);
 		if (ret) {
-			warnx("%s: cannot replay journal: %s", o->journal,
-			      strerror(-ret));
 			journal_close(j);
-			return EXIT_IOERR;
+			return journal_error(o->journal, "replay", ret);
 		}
 		*flags = j->sb.flags;
 	} else if (o->state) {

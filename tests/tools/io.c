@@ -34,9 +34,11 @@ int dev_open(struct dev *d, const char *path, bool direct, bool writable)
 		return -errno;
 	if (fstat(d->fd, &st))
 		goto out_errno;
+	d->lbs = SECTOR_SIZE;
 	if (S_ISBLK(st.st_mode)) {
 		d->is_blk = true;
-		if (ioctl(d->fd, BLKGETSIZE64, &d->size))
+		if (ioctl(d->fd, BLKGETSIZE64, &d->size) ||
+		    ioctl(d->fd, BLKSSZGET, &d->lbs))
 			goto out_errno;
 	} else {
 		d->size = st.st_size;

@@ -101,6 +101,7 @@ struct dev {
 	int fd;
 	const char *path;
 	uint64_t size;		/* bytes */
+	int lbs;		/* logical block size */
 	bool direct;
 	bool is_blk;
 };

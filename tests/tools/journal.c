@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -109,6 +110,11 @@ static int journal_open_fd(struct journal *j, const char *path)
 		return ret;
 	j->fd = d.fd;
 	j->size = d.size;
+	/* One iover per journal: a second one would interleave its log. */
+	if (flock(j->fd, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		goto out_close;
+	}
 	/* O_DSYNC on top of O_DIRECT: each block is durable on return. */
 	if (fcntl(j->fd, F_SETFL, fcntl(j->fd, F_GETFL) | O_DSYNC) < 0) {
 		ret = -errno;

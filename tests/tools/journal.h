@@ -89,6 +89,8 @@ void pending_free(struct pending *p);
 void journal_cand(const struct model *m, const struct pending *p,
 		  uint64_t sector, bool torn_ok, struct cand *c);
 
+bool same_file(const char *a, const char *b);
+int journal_error(const char *path, const char *what, int err);
 int load_model(const struct opts *o, const struct dev *d, struct model *m,
 	       struct journal *j, struct pending *p, uint32_t *flags,
 	       bool need);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -139,17 +138,6 @@ static int fill_settle(void *arg)
 	return 0;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (stat(a, &sa) || stat(b, &sb))
-		return false;
-	if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
-		return sa.st_rdev == sb.st_rdev;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* Where the model goes: saved as "unknown, dirty" before the first write. */
 static int fill_persist_start(struct seqjob *job, uint32_t flags)
 {
@@ -169,11 +157,8 @@ static int fill_persist_start(struct seqjob *job, uint32_t flags)
 				2 + JOURNAL_MIN_LOG) * 4));
 			return EXIT_USAGE;
 		}
-		if (ret) {
-			warnx("%s: cannot create journal: %s", o->journal,
-			      strerror(-ret));
-			return EXIT_IOERR;
-		}
+		if (ret)
+			return journal_error(o->journal, "create", ret);
 	}
 	ret = o->state ? save_state(o->state, job->m, SUPER_DIRTY) : EXIT_OK;
 	if (ret && o->journal)

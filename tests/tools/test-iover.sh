@@ -129,6 +129,19 @@ t_usage() {
 	expect 2 "$IOVER" fill --journal d d
 	grep_err "must not be the device"
 	[ ! -e missing-device ] || fail "iover created a device file"
+	# One iover per journal; SIGTERM ends a run cleanly.
+	mkfile j 2M
+	expect 0 "$IOVER" fill --journal j d
+	expect 2 "$IOVER" verify --journal j j
+	grep_err "must not be the device"
+	"$IOVER" random --journal j --seconds 60 d >out 2>err &
+	sleep 0.5
+	expect 2 "$IOVER" verify --journal j d
+	grep_err "in use by another iover"
+	kill -TERM %1
+	wait %1 || fail "random did not end cleanly on SIGTERM"
+	expect 0 "$IOVER" verify --journal j d
+	expect 0 "$IOVER" random --journal j --ops 1 d
 }
 
 t_fill_verify() {
