@@ -2,13 +2,37 @@
 /*
  * iover - write data with known content and verify it against a model.
  *
- *   iover fill   [options] DEVICE
- *   iover verify [options] DEVICE
- *   iover random [options] DEVICE
+ *   iover fill   [options] DEVICE    write the region with gen --gen (1)
+ *   iover verify [options] DEVICE    check the region against a model
+ *   iover random [options] DEVICE    random writers + verifying readers
+ *   iover --help | --version
  *
- * DEVICE is a block device or an existing regular file.  See usage() for
- * the options and iover.h for the design.  Exit status: 0 all good, 1 data
- * mismatch (wins over the others), 2 usage or setup error, 3 I/O error.
+ * DEVICE is a block device or an existing regular file (never created).
+ * The model says which gen every 512-byte sector holds; it comes from
+ * --journal DEV (crash-safe), --state FILE (clean reboots), --gen G (the
+ * whole region holds G), or, for random only, nothing (all unknown).
+ *
+ * Typical uses in guest tests:
+ *
+ *   iover fill --journal /dev/vdf /dev/md0
+ *   iover random --journal /dev/vdf --seconds 60 --threads 2 --readers 1 \
+ *       --hot-follow /sys/block/md0/md/reshape_position /dev/md0
+ *   (power cut, reboot, assemble)
+ *   iover verify --journal /dev/vdf /dev/md0
+ *
+ *   iover fill --state /root/s /dev/md0; ...; iover verify --state /root/s
+ *   iover fill --seed 7 /dev/md0; ...; iover verify --seed 7 --gen 1 /dev/md0
+ *
+ * Output: one line "iover CMD: key=value ..." on stdout (written, read,
+ * verified bytes; wops, rops; secs; write_MBps, read_MBps; mismatches
+ * (sectors); ioerrors; unknown (sectors not checked); after a cut
+ * pending_old, pending_new, torn; with --latency wlat_p50_us, wlat_p99_us,
+ * wlat_max_us).  random --verify-end adds an "iover verify:" line.
+ * Mismatches, errors and --progress lines go to stderr.
+ *
+ * Exit status: 0 all good, 1 data mismatch (wins over the others), 2 usage
+ * or setup error (bad option, region, stale or busy model), 3 I/O error.
+ * See usage() for every option and iover.h for the design.
  */
 #include <err.h>
 #include <getopt.h>
@@ -106,7 +130,8 @@ static void usage(void)
 "\n"
 "DEVICE is a block device or an existing regular file.  Every 512-byte\n"
 "sector holds a function of (seed, sector, gen); the model says which gen\n"
-"each sector must hold (gen 0: unknown, not checked).\n"
+"each sector must hold (gen 0: unknown, not checked).  BYTES take a K, M,\n"
+"G or T suffix (powers of 1024).\n"
 "\n"
 "Model and region:\n"
 " -s, --seed N          data seed (1)\n"
@@ -139,8 +164,8 @@ static void usage(void)
 "     --min-size BYTES  smallest write (512)\n"
 "     --max-size BYTES  largest write and read (1M); sizes are log-uniform\n"
 "     --fsync-every N   buffered: fsync after N writes per writer (16)\n"
-"     --hot-start BYTES aim --hot-pct % of the I/O at a window of the\n"
-"     --hot-len BYTES   region, this long (1M; 4M with --hot-follow)\n"
+"     --hot-start BYTES aim --hot-pct % of the I/O at a window this far\n"
+"     --hot-len BYTES   into the region, this long (1M; 4M with --hot-follow)\n"
 "     --hot-pct P       (50)\n"
 "     --hot-follow FILE centre the window on the device sector that is\n"
 "                       the first number in FILE, read every 0.2 s (e.g.\n"
