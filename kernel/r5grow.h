@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * r5grow private header: what crosses between the personality glue
+ * (r5main.c), the I/O engine (r5io.c) and, later, the reshape engine.
+ *
+ * Locking overview (each field below names its lock):
+ *
+ *   reconfig_mutex (mddev_lock)  array configuration: conf->geo, the
+ *                                member table pointer, cache size target.
+ *   conf->cache_lock (irq-safe)  stripe hash, lru/handle/blocked lists,
+ *                                stripe->count, the counters next to them,
+ *                                conf->quiesce, the retry bio list.
+ *   stripe->lock                 the per-device bio lists of one stripe.
+ *   RCU                          conf->disks[i].rdev readers on the I/O
+ *                                path; writers hold reconfig_mutex.
+ *
+ * Order: cache_lock and stripe->lock are never held together.
+ */
+#ifndef R5GROW_H
+#define R5GROW_H
+
+#include <linux/blkdev.h>
+#include <linux/list.h>
+#include <linux/mempool.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include "md.h"
+
+/* One stripe covers one page on every member. */
+#define R5G_STRIPE_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
+#define R5G_SECTOR_MASK		((1u << R5G_STRIPE_SECTORS) - 1)
+
+#define R5G_DEF_STRIPES		256
+#define R5G_MIN_STRIPES		32
+#define R5G_MAX_STRIPES		32768
+#define R5G_HASH_BITS		10
+
+/* The four RAID-5 layouts we map (md's ALGORITHM_* numbers). */
+#define R5G_LEFT_ASYMMETRIC	0
+#define R5G_RIGHT_ASYMMETRIC	1
+#define R5G_LEFT_SYMMETRIC	2
+#define R5G_RIGHT_SYMMETRIC	3
+
+/*
+ * A geometry: how array sectors map onto members. A running array has
+ * one; during a reshape (issue 4) it has two, selected per request by
+ * the reshape cursor: R5G_GEO_CUR behind the cursor, R5G_GEO_PREV ahead.
+ */
+struct r5g_geo {
+	int raid_disks;
+	int data_disks;		/* raid_disks - 1 */
+	int chunk_sectors;	/* power of two, >= R5G_STRIPE_SECTORS */
+	int algorithm;		/* R5G_*_SYMMETRIC / _ASYMMETRIC */
+};
+
+enum { R5G_GEO_PREV, R5G_GEO_CUR, R5G_NR_GEO };
+
+/* One bio's part in one stripe block, queued on r5g_dev lists. */
+struct r5g_req {
+	struct r5g_req *next;
+	struct bio *bio;
+};
+
+enum r5g_dev_flags {
+	R5G_UPTODATE,	/* page holds the block's current content */
+	R5G_WANT_READ,	/* read the member this pass */
+	R5G_WANT_WRITE,	/* write the member this pass */
+	R5G_READ_ERR,	/* a read failed: do not trust this member here */
+};
+
+/* One block (one page) of a stripe on one member. */
+struct r5g_dev {
+	struct page *page;
+	sector_t lsector;	/* array sector of a data block */
+	/* bio lists, protected by stripe->lock */
+	struct r5g_req *toread;
+	struct r5g_req *towrite;
+	/* owned by the handler; completed when the member writes end */
+	struct r5g_req *written;
+	unsigned long flags;	/* enum r5g_dev_flags, atomic bitops */
+	struct md_rdev *io_rdev;	/* target of the bio in flight */
+	struct bio *bio;	/* member I/O, one page; bio_kmalloc()ed */
+};
+
+enum r5g_stripe_state {
+	R5G_S_HANDLE,		/* needs a pass of r5g_handle_stripe() */
+	R5G_S_SYNC,		/* sync_request asked for resync/check/rebuild */
+	R5G_S_SYNC_READ,	/* members re-read for this sync */
+	R5G_S_SYNC_WRITE,	/* the sync write is in flight */
+	R5G_S_WRITE,		/* array writes are in flight */
+	R5G_S_FUA,		/* a bio being written asked for FUA */
+	R5G_S_BLOCKED,		/* waiting for a failure to reach the sb */
+	R5G_S_RETRY,		/* holds a retried read: ignores quiesce */
+};
+
+/*
+ * A cached stripe. It lives on exactly one of: the inactive lru
+ * (count == 0, nothing to do), the handle list (count == 0, HANDLE set),
+ * the blocked list, or no list while someone holds a reference.
+ * In-flight member I/O holds one reference for all its bios, so the
+ * handler never runs while the stripe's member I/O is in flight, and
+ * only the daemon runs the handler: one handler per stripe at a time.
+ */
+struct r5g_stripe {
+	struct hlist_node hash;		/* cache_lock */
+	struct list_head lru;		/* cache_lock */
+	struct r5g_conf *conf;
+	sector_t sector;		/* member sector; cache_lock */
+	int gen;			/* R5G_GEO_*; cache_lock */
+	int disks;			/* members this stripe spans */
+	int pd_idx;			/* parity member */
+	int count;			/* references; cache_lock */
+	unsigned long state;		/* enum r5g_stripe_state, bitops */
+	spinlock_t lock;		/* dev[].toread, dev[].towrite */
+	atomic_t pending_io;		/* member bios in flight */
+	struct r5g_dev dev[];		/* conf->pool_disks entries */
+};
+
+struct r5g_disk {
+	struct md_rdev __rcu *rdev;	/* RCU; written under reconfig_mutex */
+};
+
+struct r5g_conf {
+	struct mddev *mddev;
+
+	/* reconfig_mutex; read locklessly on the I/O path while stable */
+	struct r5g_geo geo[R5G_NR_GEO];
+	/*
+	 * Reshape cursor in array sectors, MaxSector when no reshape runs.
+	 * Issue 4 documents its window protocol in the reshape file.
+	 */
+	sector_t reshape_progress;
+	int pool_disks;			/* pages per stripe; reconfig_mutex */
+	struct r5g_disk *disks;		/* [pool_disks]; swapped suspended */
+
+	spinlock_t cache_lock;		/* see the top of this file */
+	struct hlist_head *hash;	/* cache_lock */
+	struct list_head inactive;	/* cache_lock; lru, head = newest */
+	struct list_head handle_list;	/* cache_lock */
+	struct list_head blocked_list;	/* cache_lock */
+	int nr_stripes;			/* allocated; cache_lock */
+	int active_stripes;		/* not on inactive; cache_lock */
+	int quiesce;			/* cache_lock */
+	int aligned_reads;		/* bypass reads in flight; cache_lock */
+	struct bio_list retry_list;	/* failed bypass reads; cache_lock */
+	wait_queue_head_t wait_stripe;	/* free stripe, quiesce changes */
+
+	int max_nr_stripes;		/* target size; reconfig_mutex */
+	int recovery_disabled;		/* reconfig_mutex or md thread */
+
+	struct mutex cache_mutex;	/* serializes cache resizing */
+	struct work_struct retry_work;	/* replays retry_list */
+	mempool_t req_pool;		/* struct r5g_req */
+	struct bio_set bio_split;	/* splitting reads at chunk ends */
+	struct bio_set bio_aligned;	/* bypass read clones */
+	/* daemon only: scratch page and per-pass member tables */
+	struct page *scratch;
+	void *pass;
+};
+
+/* r5io.c: the I/O engine */
+int r5g_io_init(struct r5g_conf *conf, int nr);
+void r5g_io_exit(struct r5g_conf *conf);
+int r5g_cache_resize(struct r5g_conf *conf, int nr);
+bool r5g_make_request(struct mddev *mddev, struct bio *bio);
+void r5g_daemon(struct md_thread *thread);
+sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
+			  int *skipped);
+void r5g_quiesce(struct mddev *mddev, int quiesce);
+void r5g_retry_work(struct work_struct *work);
+int r5g_active_stripes(struct r5g_conf *conf);
+
+/* r5main.c: shared helpers */
+int r5g_calc_degraded(struct r5g_conf *conf);
+sector_t r5g_size(struct mddev *mddev, sector_t sectors, int raid_disks);
+
+#endif /* R5GROW_H */
