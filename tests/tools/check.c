@@ -21,24 +21,57 @@ static uint64_t abs_sector(const struct model *m, uint64_t sector)
 	return (m->offset >> SECTOR_SHIFT) + sector;
 }
 
+/*
+ * Consecutive bad sectors found by one thread make one report line: the
+ * first sector described, and the count.  Lines are cut at the end of each
+ * chunk or read (report_flush) and at --max-report.
+ */
+static __thread struct {
+	bool active;
+	uint64_t first, n;	/* absolute sectors */
+	char text[400];
+} run;
+
+void report_flush(void)
+{
+	if (!run.active)
+		return;
+	run.active = false;
+	pthread_mutex_lock(&report.lock);
+	if (report.reported < report.max_report) {
+		if (run.n == 1)
+			fprintf(stderr, "iover: mismatch at byte %llu (sector %llu): %s\n",
+				(unsigned long long)(run.first << SECTOR_SHIFT),
+				(unsigned long long)run.first, run.text);
+		else
+			fprintf(stderr, "iover: mismatch at byte %llu (sector %llu), %llu sectors: %s (first sector)\n",
+				(unsigned long long)(run.first << SECTOR_SHIFT),
+				(unsigned long long)run.first,
+				(unsigned long long)run.n, run.text);
+	} else if (report.reported == report.max_report) {
+		fprintf(stderr, "iover: further mismatches not shown\n");
+	}
+	report.reported++;
+	pthread_mutex_unlock(&report.lock);
+}
+
 void report_mismatch(const struct model *m, uint64_t sector, const void *buf,
 		     uint32_t want, const char *expect)
 {
 	uint64_t abs = abs_sector(m, sector);
 	char what[256];
 
-	pthread_mutex_lock(&report.lock);
-	if (report.reported < report.max_report) {
-		pattern_describe(m->seed, abs, want, buf, what, sizeof(what));
-		fprintf(stderr,
-			"iover: mismatch at byte %llu (sector %llu): expected %s, found %s\n",
-			(unsigned long long)(abs << SECTOR_SHIFT),
-			(unsigned long long)abs, expect, what);
-	} else if (report.reported == report.max_report) {
-		fprintf(stderr, "iover: further mismatches not shown\n");
+	if (run.active && abs == run.first + run.n) {
+		run.n++;
+		return;
 	}
-	report.reported++;
-	pthread_mutex_unlock(&report.lock);
+	report_flush();
+	pattern_describe(m->seed, abs, want, buf, what, sizeof(what));
+	snprintf(run.text, sizeof(run.text), "expected %s, found %s", expect,
+		 what);
+	run.first = abs;
+	run.n = 1;
+	run.active = true;
 }
 
 void report_ioerr(const char *what, const char *path, uint64_t off,

@@ -184,6 +184,7 @@ int check_cand(const struct model *m, uint64_t sector, const void *buf,
 	       const struct cand *c, struct stats *st);
 void report_mismatch(const struct model *m, uint64_t sector, const void *buf,
 		     uint32_t want, const char *expect);
+void report_flush(void);
 void report_ioerr(const char *what, const char *path, uint64_t off,
 		  size_t len, int err);
 

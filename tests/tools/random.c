@@ -339,6 +339,7 @@ static void read_one(struct worker *w)
 	if (n == (ssize_t)len) {
 		w->st.read += len;
 		check_bytes(w, w->buf, off, len);
+		report_flush();
 	} else {
 		report_ioerr("read from", r->o->path, r->m.offset + off, len,
 			     n < 0 ? errno : EIO);

@@ -277,6 +277,7 @@ static void verify_chunk(struct seqjob *job, void *buf, uint64_t sector,
 			st->verified += SECTOR_SIZE;
 		}
 	}
+	report_flush();
 }
 
 /* Check the whole region against an in-memory model (random --verify-end). */

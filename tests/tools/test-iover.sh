@@ -196,9 +196,17 @@ t_corrupt() {
 	# A zeroed block is named as zeros.
 	expect 0 "$IOVER" fill --state s3 d
 	dd if=/dev/zero of=d bs=4096 seek=100 count=1 conv=notrunc status=none
-	expect 1 "$IOVER" verify --state s3 --max-report 3 d
+	expect 1 "$IOVER" verify --state s3 d
 	[ "$(field mismatches)" = 8 ] || fail "mismatches $(field mismatches)"
-	grep_err "found zeros"
+	grep_err "mismatch at byte 409600 (sector 800), 8 sectors: expected gen 1, found zeros (first sector)"
+	# Each run of bad sectors is one line, up to --max-report.
+	for i in 1 3 5 7 9; do
+		dd if=/dev/zero of=d bs=512 seek=$((i * 1000)) count=1 \
+			conv=notrunc status=none
+	done
+	expect 1 "$IOVER" verify --state s3 --max-report 3 d
+	[ "$(field mismatches)" = 13 ] || fail "mismatches $(field mismatches)"
+	[ "$(grep -c 'mismatch at' err)" = 3 ] || fail "not 3 lines"
 	grep_err "further mismatches not shown"
 	# Readers of random catch it too, while it runs.
 	expect 0 "$IOVER" fill --length 1M d
@@ -423,7 +431,7 @@ t_misplaced() {
 	expect 0 "$IOVER" fill --state s d
 	dd if=d of=d bs=4096 skip=256 seek=512 count=1 conv=notrunc status=none
 	expect 1 "$IOVER" verify --state s d
-	grep_err "mismatch at byte 2097152 (sector 4096): expected gen 1, found intact gen 1 of sector 2048 (misplaced)"
+	grep_err "mismatch at byte 2097152 (sector 4096), 8 sectors: expected gen 1, found intact gen 1 of sector 2048 (misplaced) (first sector)"
 	# Stale data: an old copy of a block written back.
 	expect 0 "$IOVER" fill --state s d
 	dd if=d of=old bs=4096 skip=1024 count=1 status=none
