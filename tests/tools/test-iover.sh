@@ -440,7 +440,7 @@ t_misplaced() {
 	expect 0 "$IOVER" verify --state s d
 	dd if=old of=d bs=4096 seek=1024 count=1 conv=notrunc status=none
 	expect 1 "$IOVER" verify --state s d
-	grep_err "found intact gen 1 of sector 8192$"
+	grep_err "(sector 8192), 8 sectors: expected gen [0-9]*, found intact gen 1 of sector 8192 (first sector)"
 }
 
 case $T in
