@@ -443,6 +443,16 @@ t_misplaced() {
 	grep_err "(sector 8192), 8 sectors: expected gen [0-9]*, found intact gen 1 of sector 8192 (first sector)"
 }
 
+# A file system without O_DIRECT (tmpfs before Linux 6.6): skip.
+mkfile probe 4K
+if ! "$IOVER" fill probe >/dev/null 2>probe.err; then
+	grep -q "O_DIRECT not supported" probe.err &&
+		{ echo "SKIP ($T): no O_DIRECT in $W"; exit 77; }
+	cat probe.err
+	fail "iover cannot fill a 4K file"
+fi
+rm -f probe probe.err
+
 case $T in
 usage|fill-verify|wrong-seed|corrupt|state|random-direct|random-buffered|\
 journal-kill|journal-kill-buffered|torn|hot|misplaced)
