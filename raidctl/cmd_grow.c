@@ -43,8 +43,8 @@ static int lookup_devices(const struct rc_ctx *ctx, const struct rc_args *a,
 	return RC_OK;
 }
 
-static int make_plan(const struct rc_ctx *ctx, const struct rc_args *a,
-		     struct grow_plan *plan)
+int grow_plan_make(const struct rc_ctx *ctx, const struct rc_args *a,
+		   struct grow_plan *plan)
 {
 	struct md_info *info = plan->info;
 	char msg[512];
@@ -251,7 +251,7 @@ static int start_reshape(const struct rc_ctx *ctx, struct grow_plan *plan)
 	return RC_FAIL;
 }
 
-static int run_steps(const struct rc_ctx *ctx, struct grow_plan *plan)
+int grow_run_steps(const struct rc_ctx *ctx, struct grow_plan *plan)
 {
 	int r = add_spares(ctx, plan);
 
@@ -330,9 +330,9 @@ int cmd_grow(struct rc_ctx *ctx, const struct rc_args *a)
 		err(RC_FAIL, "cannot allocate memory");
 	r = array_open(ctx, a->array, &plan->info);
 	if (!r)
-		r = make_plan(ctx, a, plan);
+		r = grow_plan_make(ctx, a, plan);
 	if (!r)
-		r = run_steps(ctx, plan);
+		r = grow_run_steps(ctx, plan);
 	if (!r)
 		say_started(ctx, plan, a->wait);
 	if (!r && a->wait)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "args.h"
+#include "rc.h"
 #include "mddev.h"
 #include "mdinfo.h"
 
@@ -44,6 +45,14 @@ int grow_check_device(const struct md_info *info, const struct blkdev *d,
 unsigned int grow_cache_needed(uint64_t chunk_bytes);
 /* Why md refused a write, in the admin's terms (or strerror). */
 const char *grow_refusal(const char *attr, int errnum);
+/*
+ * All the checks, for the array plan->info (read already) and a's devices;
+ * fills the plan.  RC_OK, or an exit code after printing why.
+ */
+int grow_plan_make(const struct rc_ctx *ctx, const struct rc_args *a,
+		   struct grow_plan *plan);
+/* The steps; RC_OK, or RC_FAIL after printing the array's state. */
+int grow_run_steps(const struct rc_ctx *ctx, struct grow_plan *plan);
 /* What the array looks like after a failed step: "spares added: ..." */
 void grow_state_after(const struct grow_plan *plan, char *buf, size_t len);
 
