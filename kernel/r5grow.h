@@ -113,6 +113,7 @@ struct r5g_stripe {
 	int count;			/* references; cache_lock */
 	unsigned long state;		/* enum r5g_stripe_state, bitops */
 	spinlock_t lock;		/* dev[].toread, dev[].towrite */
+	u64 bm_seq;			/* last write attach; lock */
 	atomic_t pending_io;		/* member bios in flight */
 	struct r5g_dev dev[];		/* conf->pool_disks entries */
 };
@@ -148,6 +149,16 @@ struct r5g_conf {
 
 	int max_nr_stripes;		/* target size; reconfig_mutex */
 	int recovery_disabled;		/* reconfig_mutex or md thread */
+	bool fullsync;			/* a fresh spare: ignore the bitmap */
+
+	/*
+	 * Write-intent bitmap ordering: every write attach marks the bitmap
+	 * (md_bitmap_startwrite) and then takes a number from bm_seq; the
+	 * daemon flushes the bitmap (md_bitmap_unplug) before a stripe whose
+	 * number is above bm_flushed writes to the members.
+	 */
+	atomic64_t bm_seq;
+	u64 bm_flushed;			/* daemon only */
 
 	struct mutex cache_mutex;	/* serializes cache resizing */
 	struct work_struct retry_work;	/* replays retry_list */

@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "md.h"
+#include "md-bitmap.h"
 #include "r5grow.h"
 
 /* r5g_get_stripe() flags */
@@ -432,10 +433,14 @@ static void r5g_copy(struct bio *bio, struct page *page, sector_t lsector,
 	}
 }
 
-/* End one stripe's share of each bio on @list. */
-static void r5g_end_reqs(struct r5g_conf *conf, struct r5g_req *list,
-			 bool write, bool error)
+/*
+ * End one stripe's share of each bio on @list. For writes, @clean says
+ * whether every member got the data, so the bitmap may forget the area.
+ */
+static void r5g_end_reqs(struct r5g_stripe *sh, struct r5g_req *list,
+			 bool write, bool error, bool clean)
 {
+	struct r5g_conf *conf = sh->conf;
 	struct r5g_req *req, *next;
 
 	for (req = list; req; req = next) {
@@ -443,8 +448,12 @@ static void r5g_end_reqs(struct r5g_conf *conf, struct r5g_req *list,
 		if (error)
 			req->bio->bi_status = BLK_STS_IOERR;
 		bio_endio(req->bio);
-		if (write)
+		if (write) {
+			md_bitmap_endwrite(conf->mddev->bitmap, sh->sector,
+					   R5G_STRIPE_SECTORS,
+					   clean && !error, 0);
 			md_write_end(conf->mddev);
+		}
 		mempool_free(req, &conf->req_pool);
 	}
 }
@@ -711,7 +720,6 @@ static bool r5g_compute_missing(struct r5g_stripe *sh, struct r5g_pass *p)
 /* Serve queued reads whose blocks are cached. */
 static void r5g_serve_reads(struct r5g_stripe *sh, struct r5g_pass *p)
 {
-	struct r5g_conf *conf = sh->conf;
 	int i;
 
 	for (i = 0; i < sh->disks; i++) {
@@ -733,7 +741,7 @@ static void r5g_serve_reads(struct r5g_stripe *sh, struct r5g_pass *p)
 		spin_unlock(&sh->lock);
 		for (req = list; req; req = req->next)
 			r5g_copy(req->bio, dev->page, dev->lsector, false);
-		r5g_end_reqs(conf, list, false, false);
+		r5g_end_reqs(sh, list, false, false, true);
 	}
 }
 
@@ -811,6 +819,14 @@ static enum r5g_wstate r5g_handle_writes(struct r5g_stripe *sh,
 		}
 	}
 
+	if (conf->mddev->bitmap && READ_ONCE(sh->bm_seq) > conf->bm_flushed) {
+		/* the bitmap must say "dirty" on disk before data moves */
+		u64 seq = atomic64_read(&conf->bm_seq);
+
+		md_bitmap_unplug(conf->mddev->bitmap);
+		conf->bm_flushed = seq;
+	}
+
 	if (method == R5G_RMW)
 		r5g_xor_into_parity(sh, want);	/* take the old data out */
 
@@ -856,10 +872,15 @@ static enum r5g_wstate r5g_handle_writes(struct r5g_stripe *sh,
 
 static void r5g_sync_done(struct r5g_stripe *sh, bool ok)
 {
+	struct mddev *mddev = sh->conf->mddev;
+	sector_t blocks;
+
 	clear_bit(R5G_S_SYNC_READ, &sh->state);
 	clear_bit(R5G_S_SYNC_WRITE, &sh->state);
-	if (test_and_clear_bit(R5G_S_SYNC, &sh->state))
-		md_done_sync(sh->conf->mddev, R5G_STRIPE_SECTORS, ok);
+	if (!test_and_clear_bit(R5G_S_SYNC, &sh->state))
+		return;
+	md_bitmap_end_sync(mddev->bitmap, sh->sector, &blocks, !ok);
+	md_done_sync(mddev, R5G_STRIPE_SECTORS, ok);
 }
 
 /* Resync/check/repair of parity, or rebuild of a recovering member. */
@@ -912,7 +933,6 @@ static void r5g_handle_sync(struct r5g_stripe *sh, struct r5g_pass *p)
 /* Fail everything queued: two members are gone here. */
 static void r5g_fail_stripe(struct r5g_stripe *sh)
 {
-	struct r5g_conf *conf = sh->conf;
 	int i;
 
 	for (i = 0; i < sh->disks; i++) {
@@ -925,9 +945,9 @@ static void r5g_fail_stripe(struct r5g_stripe *sh)
 		dev->toread = NULL;
 		dev->towrite = NULL;
 		spin_unlock(&sh->lock);
-		r5g_end_reqs(conf, rd, false, true);
-		r5g_end_reqs(conf, wr, true, true);
-		r5g_end_reqs(conf, dev->written, true, true);
+		r5g_end_reqs(sh, rd, false, true, false);
+		r5g_end_reqs(sh, wr, true, true, false);
+		r5g_end_reqs(sh, dev->written, true, true, false);
 		dev->written = NULL;
 	}
 	if (test_bit(R5G_S_SYNC, &sh->state))
@@ -938,7 +958,6 @@ static void r5g_fail_stripe(struct r5g_stripe *sh)
 static void r5g_handle_stripe(struct r5g_stripe *sh, struct r5g_pass *p,
 			      bool *want, bool *full)
 {
-	struct r5g_conf *conf = sh->conf;
 	int i;
 
 	r5g_analyse(sh, p);
@@ -951,14 +970,19 @@ static void r5g_handle_stripe(struct r5g_stripe *sh, struct r5g_pass *p,
 
 	/* results of the previous pass */
 	if (test_bit(R5G_S_WRITE, &sh->state)) {
-		if (p->blocked) {
-			/* ack only once the failure is on record */
+		if (p->blocked && !READ_ONCE(sh->conf->quiesce)) {
+			/*
+			 * Ack only once the failure is on record. Under
+			 * quiesce (stop) the caller holds the lock the
+			 * superblock update needs: do not wait there.
+			 */
 			set_bit(R5G_S_BLOCKED, &sh->state);
 			return;
 		}
 		clear_bit(R5G_S_WRITE, &sh->state);
 		for (i = 0; i < sh->disks; i++) {
-			r5g_end_reqs(conf, sh->dev[i].written, true, false);
+			r5g_end_reqs(sh, sh->dev[i].written, true, false,
+				     !p->nfailed);
 			sh->dev[i].written = NULL;
 		}
 	}
@@ -1080,18 +1104,25 @@ static void r5g_attach(struct r5g_conf *conf, struct r5g_stripe *sh, int i,
 		       struct bio *bio, bool write)
 {
 	struct r5g_req *req, **pos;
+	u64 seq = 0;
 
 	req = mempool_alloc(&conf->req_pool, GFP_NOIO);
 	req->bio = bio;
 	req->next = NULL;
 	bio_inc_remaining(bio);
-	if (write)
+	if (write) {
 		md_write_inc(conf->mddev, bio);
+		md_bitmap_startwrite(conf->mddev->bitmap, sh->sector,
+				     R5G_STRIPE_SECTORS, 0);
+		seq = atomic64_inc_return(&conf->bm_seq);
+	}
 	spin_lock(&sh->lock);
 	pos = write ? &sh->dev[i].towrite : &sh->dev[i].toread;
 	while (*pos)
 		pos = &(*pos)->next;
 	*pos = req;
+	if (write && seq > sh->bm_seq)
+		WRITE_ONCE(sh->bm_seq, seq);
 	spin_unlock(&sh->lock);
 	set_bit(R5G_S_HANDLE, &sh->state);
 }
@@ -1301,14 +1332,24 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 {
 	struct r5g_conf *conf = mddev->private;
 	struct r5g_stripe *sh;
-	sector_t max;
+	sector_t max, blocks;
+	bool still_degraded = false;
+	int i;
 
 	if (test_bit(MD_RECOVERY_SYNC, &mddev->recovery))
 		max = mddev->resync_max_sectors;
 	else
 		max = mddev->dev_sectors;
-	if (sector_nr >= max)
-		return 0;	/* the final call: nothing to tidy up */
+	if (sector_nr >= max) {
+		/* the final call: settle the bitmap */
+		if (mddev->curr_resync < max)
+			md_bitmap_end_sync(mddev->bitmap, mddev->curr_resync,
+					   &blocks, 1);
+		else
+			conf->fullsync = false;
+		md_bitmap_close_sync(mddev->bitmap);
+		return 0;
+	}
 
 	if (test_bit(MD_RECOVERY_SYNC, &mddev->recovery) && mddev->degraded) {
 		/* no redundancy to check or repair */
@@ -1321,6 +1362,24 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 		return R5G_STRIPE_SECTORS -
 		       (sector_nr & (R5G_STRIPE_SECTORS - 1));
 	}
+
+	rcu_read_lock();
+	for (i = 0; i < conf->geo[R5G_GEO_CUR].raid_disks; i++) {
+		struct md_rdev *rdev = rcu_dereference(conf->disks[i].rdev);
+
+		if (!rdev || test_bit(Faulty, &rdev->flags))
+			still_degraded = true;
+	}
+	rcu_read_unlock();
+	if (!md_bitmap_start_sync(mddev->bitmap, sector_nr, &blocks,
+				  still_degraded) &&
+	    !test_bit(MD_RECOVERY_REQUESTED, &mddev->recovery) &&
+	    !conf->fullsync && blocks >= R5G_STRIPE_SECTORS) {
+		/* the bitmap says this area is in sync */
+		*skipped = 1;
+		return round_down(blocks, R5G_STRIPE_SECTORS);
+	}
+	md_bitmap_cond_end_sync(mddev->bitmap, sector_nr, false);
 
 	sh = r5g_get_stripe(conf, sector_nr, R5G_GEO_CUR, 0);
 	set_bit(R5G_S_SYNC, &sh->state);

@@ -11,9 +11,9 @@
  * On-disk format: exactly md's RAID-5 (level 5) with the four classic
  * layouts, left/right and symmetric/asymmetric, any power-of-two chunk
  * of at least one page. Arrays move freely between this module and
- * md's raid456. Refused at run time, with a message: other layouts
- * (parity-first/last, RAID-6 layouts), write-intent bitmaps, journals,
- * PPL, and, until the reshape engine lands, reshapes.
+ * md's raid456. Write-intent bitmaps are honoured. Refused at run time,
+ * with a message: other layouts (parity-first/last, RAID-6 layouts),
+ * journals, PPL, and, until the reshape engine lands, reshapes.
  *
  * The module registers as "raid5", level 5, and carries no module
  * alias: md's automatic "md-level-5" loading must keep finding raid456.
@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include "md.h"
+#include "md-bitmap.h"
 #include "r5grow.h"
 
 /*---- Members and degradation ----*/
@@ -114,6 +115,8 @@ static int r5g_add_disk(struct mddev *mddev, struct md_rdev *rdev)
 			continue;
 		clear_bit(In_sync, &rdev->flags);
 		rdev->raid_disk = disk;
+		if (rdev->saved_raid_disk != disk)
+			conf->fullsync = true;
 		rcu_assign_pointer(conf->disks[disk].rdev, rdev);
 		return 0;
 	}
@@ -205,6 +208,12 @@ static int r5g_resize(struct mddev *mddev, sector_t sectors)
 			mdname(mddev));
 		return -EINVAL;
 	}
+	if (mddev->bitmap) {
+		int err = md_bitmap_resize(mddev->bitmap, sectors, 0, 0);
+
+		if (err)
+			return err;
+	}
 	md_set_array_sectors(mddev, newsize);
 	if (sectors > mddev->dev_sectors &&
 	    mddev->recovery_cp > mddev->dev_sectors) {
@@ -268,11 +277,6 @@ static int r5g_check_features(struct mddev *mddev)
 		pr_warn("md/raid:%s: level %d not supported, only RAID-5\n",
 			mdname(mddev), mddev->level);
 		return -EINVAL;
-	}
-	if (mddev->bitmap_info.file || mddev->bitmap_info.offset) {
-		pr_warn("md/raid:%s: write-intent bitmaps are not supported, remove it with mdadm --grow --bitmap=none\n",
-			mdname(mddev));
-		return -EOPNOTSUPP;
 	}
 	if (test_bit(MD_HAS_JOURNAL, &mddev->flags)) {
 		pr_warn("md/raid:%s: journal devices are not supported\n",
