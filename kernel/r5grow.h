@@ -46,6 +46,18 @@
  * A geometry: how array sectors map onto members. A running array has
  * one; during a reshape (issue 4) it has two, selected per request by
  * the reshape cursor: R5G_GEO_CUR behind the cursor, R5G_GEO_PREV ahead.
+ *
+ * How the reshape engine plugs in (kept in mind by this file's design):
+ *  - r5g_pool_grow() widens stripes and the member table to the new
+ *    member count while the array is suspended, allocate-then-swap;
+ *  - every stripe records its geometry (gen) and member count (disks),
+ *    and the cache hash key includes gen, so an old-geometry and a
+ *    new-geometry stripe for the same member sector coexist;
+ *  - r5g_stripe_path() maps a request through one geometry; the reshape
+ *    engine picks it from conf->reshape_progress per request and makes
+ *    requests inside its window wait and retry;
+ *  - r5g_make_request() already sends bypass reads only when no reshape
+ *    is running.
  */
 struct r5g_geo {
 	int raid_disks;
@@ -170,10 +182,18 @@ struct r5g_conf {
 	void *pass;
 };
 
+/* A member, for writers of conf->disks (reconfig_mutex held). */
+static inline struct md_rdev *r5g_rdev_locked(struct r5g_conf *conf, int i)
+{
+	return rcu_dereference_protected(conf->disks[i].rdev,
+			lockdep_is_held(&conf->mddev->reconfig_mutex));
+}
+
 /* r5io.c: the I/O engine */
 int r5g_io_init(struct r5g_conf *conf, int nr);
 void r5g_io_exit(struct r5g_conf *conf);
 int r5g_cache_resize(struct r5g_conf *conf, int nr);
+int r5g_pool_grow(struct r5g_conf *conf, int disks);
 bool r5g_make_request(struct mddev *mddev, struct bio *bio);
 void r5g_daemon(struct md_thread *thread);
 sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,

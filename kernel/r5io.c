@@ -270,6 +270,92 @@ int r5g_cache_resize(struct r5g_conf *conf, int nr)
 	return err;
 }
 
+/*
+ * Widen every stripe and the member table to @disks members, for a grow
+ * (issue 4). Allocate first, then swap: if any allocation fails nothing
+ * has changed and -ENOMEM is returned. The caller holds reconfig_mutex
+ * and has the array suspended, so every stripe is idle; cached contents
+ * are dropped (the geometry is about to change anyway).
+ */
+int r5g_pool_grow(struct r5g_conf *conf, int disks)
+{
+	struct r5g_stripe *sh, *nsh, *tmp, *next;
+	struct r5g_disk *ndisks;
+	LIST_HEAD(fresh);
+	void *npass;
+	int i, old = conf->pool_disks, n = 0, err = -ENOMEM;
+
+	lockdep_assert_held(&conf->mddev->reconfig_mutex);
+	if (disks <= old)
+		return 0;
+	mutex_lock(&conf->cache_mutex);
+	if (WARN_ON_ONCE(!conf->quiesce || conf->active_stripes)) {
+		err = -EBUSY;
+		goto out_unlock;
+	}
+	ndisks = kcalloc(disks, sizeof(*ndisks), GFP_NOIO);
+	npass = kzalloc(r5g_pass_size(disks), GFP_NOIO);
+	if (!ndisks || !npass)
+		goto out_free_tables;
+	/* new stripe heads with only the extra members' pages and bios */
+	for (; n < conf->nr_stripes; n++) {
+		nsh = kzalloc(struct_size(nsh, dev, disks), GFP_NOIO);
+		if (!nsh)
+			goto out_free_fresh;
+		list_add_tail(&nsh->lru, &fresh);
+		for (i = old; i < disks; i++) {
+			nsh->dev[i].page = alloc_page(GFP_NOIO);
+			nsh->dev[i].bio = bio_kmalloc(1, GFP_NOIO);
+			if (!nsh->dev[i].page || !nsh->dev[i].bio)
+				goto out_free_fresh;
+		}
+	}
+
+	/* swap: nothing below can fail */
+	spin_lock_irq(&conf->cache_lock);
+	nsh = list_first_entry(&fresh, struct r5g_stripe, lru);
+	list_for_each_entry_safe(sh, tmp, &conf->inactive, lru) {
+		list_del(&sh->lru);
+		hlist_del_init(&sh->hash);
+		next = list_next_entry(nsh, lru);
+		list_del(&nsh->lru);
+		nsh->conf = conf;
+		spin_lock_init(&nsh->lock);
+		INIT_HLIST_NODE(&nsh->hash);
+		for (i = 0; i < old; i++) {
+			nsh->dev[i].page = sh->dev[i].page;
+			nsh->dev[i].bio = sh->dev[i].bio;
+		}
+		list_add_tail(&nsh->lru, &conf->inactive);
+		kfree(sh);
+		nsh = next;
+	}
+	for (i = 0; i < old; i++)
+		RCU_INIT_POINTER(ndisks[i].rdev, r5g_rdev_locked(conf, i));
+	swap(conf->disks, ndisks);
+	swap(conf->pass, npass);
+	conf->pool_disks = disks;
+	spin_unlock_irq(&conf->cache_lock);
+	err = 0;
+	goto out_free_tables;
+
+out_free_fresh:
+	list_for_each_entry_safe(nsh, tmp, &fresh, lru) {
+		for (i = old; i < disks; i++) {
+			if (nsh->dev[i].page)
+				__free_page(nsh->dev[i].page);
+			kfree(nsh->dev[i].bio);
+		}
+		kfree(nsh);
+	}
+out_free_tables:
+	kfree(ndisks);		/* the old table after a swap */
+	kfree(npass);
+out_unlock:
+	mutex_unlock(&conf->cache_mutex);
+	return err;
+}
+
 int r5g_active_stripes(struct r5g_conf *conf)
 {
 	return READ_ONCE(conf->active_stripes);
@@ -1048,8 +1134,11 @@ void r5g_daemon(struct md_thread *thread)
 	spin_unlock_irq(&conf->cache_lock);
 	blk_finish_plug(&plug);
 
-	if (conf->nr_stripes > READ_ONCE(conf->max_nr_stripes))
+	if (conf->nr_stripes > READ_ONCE(conf->max_nr_stripes) &&
+	    mutex_trylock(&conf->cache_mutex)) {
 		r5g_trim_cache(conf);
+		mutex_unlock(&conf->cache_mutex);
+	}
 }
 
 /*---- Array requests ----*/

@@ -30,12 +30,6 @@
 
 /*---- Members and degradation ----*/
 
-static struct md_rdev *r5g_rdev_locked(struct r5g_conf *conf, int i)
-{
-	return rcu_dereference_protected(conf->disks[i].rdev,
-			lockdep_is_held(&conf->mddev->reconfig_mutex));
-}
-
 /* Members of the current geometry that cannot serve their data. */
 int r5g_calc_degraded(struct r5g_conf *conf)
 {

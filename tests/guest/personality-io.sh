@@ -82,4 +82,19 @@ sleep 1
 wait_idle md0
 check_parity md0
 must mdadm --stop /dev/md0
+
+say "--grow --size: start at 32 MiB per member, grow to the full disks"
+must mdadm --create /dev/md0 --run --assume-clean --level=5 --raid-devices=3 \
+	--chunk=64 --size=32768 $(disks 0 2)
+small=$(size_bytes md0)
+make_ref /tmp/ref $((32 * 1048576))
+put_bytes /dev/md0 /tmp/ref
+must mdadm --grow /dev/md0 --size=max
+wait_idle md0 900
+big=$(size_bytes md0)
+[ "$big" -gt "$small" ] || fail "size did not grow ($small -> $big)"
+say "size $small -> $big bytes"
+same_bytes /dev/md0 /tmp/ref
+check_parity md0
+must mdadm --stop /dev/md0
 say "done"
