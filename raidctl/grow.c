@@ -22,12 +22,12 @@ static int refuse(char *msg, size_t len, const char *fmt, ...)
 
 static int check_level(const struct md_info *info, char *msg, size_t len)
 {
+	if (info->level[0] && !md_is_raid5(info))
+		return refuse(msg, len, "the array is %s, not RAID-5",
+			      info->level);
 	if (!info->level[0] || !strcmp(info->array_state, "inactive") ||
 	    !strcmp(info->array_state, "clear"))
 		return refuse(msg, len, "the array is not running");
-	if (!md_is_raid5(info))
-		return refuse(msg, len, "the array is %s, not RAID-5",
-			      info->level);
 	if (!strncmp(info->metadata, "external:", 9))
 		return refuse(msg, len, "external metadata (%s) is not supported",
 			      info->metadata + 9);
@@ -122,6 +122,8 @@ static const struct {
 	{ "md/raid_disks", EBUSY, "md is busy with a resync or reshape" },
 	{ "md/raid_disks", EINVAL, "the RAID-5 personality cannot reshape to that many devices" },
 	{ "md/raid_disks", EROFS, "the array is read-only" },
+	{ "md/raid_disks", EOPNOTSUPP, "the personality cannot reshape" },
+	{ "md/sync_action", EOPNOTSUPP, "the personality cannot reshape" },
 	{ "md/sync_action", EBUSY, "md is busy with another sync job" },
 	{ "md/sync_action", EINVAL, "the personality refused to start the reshape (too few usable spares, a failed member, or no reshape support)" },
 	{ "md/sync_action", ENOSPC, "the stripe cache is too small for this chunk size" },

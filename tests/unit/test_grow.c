@@ -136,6 +136,7 @@ static void test_reports(void)
 		  "the personality refused to start the reshape (too few usable spares, a failed member, or no reshape support)");
 	CHECK_STR(grow_refusal("md/raid_disks", EBUSY), "md is busy with a resync or reshape");
 	CHECK_STR(grow_refusal("md/sync_action", ENOSPC), "the stripe cache is too small for this chunk size");
+	CHECK_STR(grow_refusal("md/raid_disks", EOPNOTSUPP), "the personality cannot reshape");
 	CHECK_STR(grow_refusal("md/raid_disks", EIO), "Input/output error");
 
 	plan.from = 3;
