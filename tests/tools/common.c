@@ -16,7 +16,7 @@ static volatile sig_atomic_t stop_flag;
 
 int open_dev(const struct opts *o, struct dev *d, bool writable)
 {
-	int ret = dev_open(d, o->path, !o->buffered, writable);
+	int ret = dev_open(d, o->path, !o->buffered, writable, 0);
 
 	if (!ret)
 		return EXIT_OK;

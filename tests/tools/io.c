@@ -13,11 +13,15 @@
 
 #include "iover.h"
 
-/* Opens a block device or an existing regular file; never creates one. */
-int dev_open(struct dev *d, const char *path, bool direct, bool writable)
+/*
+ * Opens a block device or an existing regular file; never creates one.
+ * extra: more open flags (O_DSYNC, which F_SETFL cannot add later).
+ */
+int dev_open(struct dev *d, const char *path, bool direct, bool writable,
+	     int extra)
 {
 	struct stat st;
-	int flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | extra;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;

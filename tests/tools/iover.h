@@ -106,7 +106,8 @@ struct dev {
 	bool is_blk;
 };
 
-int dev_open(struct dev *d, const char *path, bool direct, bool writable);
+int dev_open(struct dev *d, const char *path, bool direct, bool writable,
+	     int extra);
 void dev_close(struct dev *d);
 void *buf_alloc(size_t len);
 ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off);

@@ -105,7 +105,8 @@ static int journal_open_fd(struct journal *j, const char *path)
 	memset(j, 0, sizeof(*j));
 	j->path = path;
 	j->fd = -1;
-	ret = dev_open(&d, path, true, true);
+	/* O_DSYNC with O_DIRECT: each block is durable when pwrite returns. */
+	ret = dev_open(&d, path, true, true, O_DSYNC);
 	if (ret)
 		return ret;
 	j->fd = d.fd;
@@ -113,11 +114,6 @@ static int journal_open_fd(struct journal *j, const char *path)
 	/* One iover per journal: a second one would interleave its log. */
 	if (flock(j->fd, LOCK_EX | LOCK_NB)) {
 		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		goto out_close;
-	}
-	/* O_DSYNC on top of O_DIRECT: each block is durable on return. */
-	if (fcntl(j->fd, F_SETFL, fcntl(j->fd, F_GETFL) | O_DSYNC) < 0) {
-		ret = -errno;
 		goto out_close;
 	}
 	j->buf[0] = buf_alloc(JBLOCK);

@@ -63,6 +63,21 @@ corrupt() {
 	[ "$old" != "$new" ] || fail "corruption at $2 did not change the byte"
 }
 
+# bg_random ARGS...: iover random ARGS in the background, BG its pid;
+# returns once its first progress line shows it is running.
+bg_random() {
+	local i
+	: >bg.err
+	"$IOVER" random --progress 0.1 "$@" >bg.out 2>bg.err &
+	BG=$!
+	for i in $(seq 600); do
+		grep -q " s written=" bg.err && return
+		kill -0 "$BG" 2>/dev/null || { cat bg.err; fail "random ended at once"; }
+		sleep 0.1
+	done
+	fail "random did not start"
+}
+
 mkfile() {
 	truncate -s "$2" "$1"
 }
@@ -134,12 +149,11 @@ t_usage() {
 	expect 0 "$IOVER" fill --journal j d
 	expect 2 "$IOVER" verify --journal j j
 	grep_err "must not be the device"
-	"$IOVER" random --journal j --seconds 60 d >out 2>err &
-	sleep 0.5
+	bg_random --journal j --seconds 60 d
 	expect 2 "$IOVER" verify --journal j d
 	grep_err "in use by another iover"
-	kill -TERM %1
-	wait %1 || fail "random did not end cleanly on SIGTERM"
+	kill -TERM "$BG"
+	wait "$BG" || fail "random did not end cleanly on SIGTERM"
 	expect 0 "$IOVER" verify --journal j d
 	expect 0 "$IOVER" random --journal j --ops 1 d
 }
@@ -228,10 +242,9 @@ t_state() {
 	# The older state no longer describes the data.
 	expect 1 "$IOVER" verify --state s.before d
 	# A run killed before saving leaves a state verify refuses.
-	"$IOVER" random --state s --seconds 60 d >/dev/null 2>&1 &
-	sleep 1
-	kill -9 $!
-	wait $!
+	bg_random --state s --seconds 60 d
+	kill -9 "$BG"
+	wait "$BG"
 	expect 2 "$IOVER" verify --state s d
 	grep_err "did not finish"
 	expect 2 "$IOVER" random --state s --ops 1 d
@@ -276,11 +289,10 @@ t_random_buffered() {
 
 # kill_run MODE...: a random run killed -9 mid-way, then checks.
 kill_run() {
-	"$IOVER" random --journal j --threads 4 --readers 1 --seconds 120 \
-		"$@" d >/dev/null 2>&1 &
+	bg_random --journal j --threads 4 --readers 1 --seconds 120 "$@" d
 	sleep "$KILL_AFTER"
-	kill -9 $!
-	wait $!
+	kill -9 "$BG"
+	wait "$BG"
 	[ $? = 137 ] || fail "random ended before the kill"
 }
 
