@@ -305,11 +305,13 @@ static int verify_resolve(struct seqjob *job, const struct stats *st)
 	return EXIT_OK;
 }
 
+/* The writes cut short, up to --max-report lines. */
 static void show_pending(const struct model *m, const struct pending *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++)
+	fprintf(stderr, "iover: %zu writes were cut short\n", p->n);
+	for (i = 0; i < p->n && i < report.max_report; i++)
 		fprintf(stderr,
 			"iover: pending write: sector %llu, %u sectors, gen %u, first sector acked gen %u\n",
 			(unsigned long long)((m->offset >> SECTOR_SHIFT) +
