@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The generation map and the state file that carries it across clean
- * reboots.  State file: one 4 KiB block holding a struct disk_super, then
+ * reboots.  The state can also live on a raw block device, written in
+ * place (the guest's root file system does not survive a reboot).  State
+ * file: one 4 KiB block holding a struct disk_super, then
  * nsect 32-bit gens (left out when every sector has the same gen).  It is
  * replaced atomically (temporary file, fsync, rename).  A run that uses it
  * first marks it dirty in place, so a run killed before saving leaves a file
@@ -11,9 +13,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "iover.h"
@@ -168,12 +173,46 @@ static void fsync_parent(const char *path)
 	}
 }
 
+static int state_write(int fd, const char *hdr, const struct model *m)
+{
+	const struct disk_super *s = (const struct disk_super *)hdr;
+	int ret = 0;
+
+	if (!(s->flags & SUPER_UNIFORM))
+		ret = write_exact(fd, m->gen, m->nsect * sizeof(*m->gen),
+				  STATE_HDR);
+	if (!ret)
+		ret = write_exact(fd, hdr, STATE_HDR, 0);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	return ret;
+}
+
+/* A state on a raw disk (the guest's root does not survive a reboot). */
+static int state_save_blk(const char *path, const char *hdr,
+			  const struct model *m)
+{
+	uint64_t size;
+	int fd, ret;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, BLKGETSIZE64, &size) ? -errno : 0;
+	if (!ret && size < STATE_HDR + m->nsect * sizeof(*m->gen))
+		ret = -ENOSPC;
+	if (!ret)
+		ret = state_write(fd, hdr, m);
+	close(fd);
+	return ret;
+}
+
 int state_save(const char *path, const struct model *m, uint32_t flags)
 {
 	char hdr[STATE_HDR] = { 0 };
 	struct disk_super *s = (struct disk_super *)hdr;
 	char tmp[PATH_MAX];
-	size_t maplen = m->nsect * sizeof(*m->gen);
+	struct stat st;
 	int fd, ret;
 
 	memcpy(s->magic, STATE_MAGIC, sizeof(s->magic));
@@ -186,18 +225,16 @@ int state_save(const char *path, const struct model *m, uint32_t flags)
 	if (s->uniform_gen || !m->nsect)
 		s->flags |= SUPER_UNIFORM;
 	else
-		s->map_sum = hash_words(m->gen, maplen);
+		s->map_sum = hash_words(m->gen, m->nsect * sizeof(*m->gen));
 	super_seal(s);
 
+	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+		return state_save_blk(path, hdr, m);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	ret = write_exact(fd, hdr, sizeof(hdr), 0);
-	if (!ret && !(s->flags & SUPER_UNIFORM))
-		ret = write_exact(fd, m->gen, maplen, STATE_HDR);
-	if (!ret && fsync(fd))
-		ret = -errno;
+	ret = state_write(fd, hdr, m);
 	close(fd);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
