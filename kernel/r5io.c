@@ -1384,29 +1384,34 @@ bool r5g_make_request(struct mddev *mddev, struct bio *bio)
 
 	if (!md_write_start(mddev, bio))
 		return false;
-	md_account_bio(mddev, &bio);
 
 	if (!write && conf->reshape_progress == MaxSector) {
-		for (;;) {
-			sector_t s = bio->bi_iter.bi_sector;
-			unsigned int left = g->chunk_sectors -
-					    (s & (g->chunk_sectors - 1));
-			struct bio *part = bio;
+		sector_t s = bio->bi_iter.bi_sector;
+		unsigned int left = g->chunk_sectors -
+				    (s & (g->chunk_sectors - 1));
 
-			if (left < bio_sectors(bio)) {
-				part = bio_split(bio, left, GFP_NOIO,
-						 &conf->bio_split);
-				bio_chain(part, bio);
-			}
-			if (!r5g_read_one_chunk(conf, part)) {
-				r5g_stripe_path(conf, part, 0);
-				bio_endio(part);
-			}
-			if (part == bio)
-				return true;
+		if (left < bio_sectors(bio)) {
+			/*
+			 * One chunk now, the rest back to the block layer:
+			 * one split and one clone per call, so the mempools
+			 * cannot run dry inside a single submission.
+			 */
+			struct bio *split = bio_split(bio, left, GFP_NOIO,
+						      &conf->bio_split);
+
+			bio_chain(split, bio);
+			submit_bio_noacct(bio);
+			bio = split;
 		}
+		md_account_bio(mddev, &bio);
+		if (r5g_read_one_chunk(conf, bio))
+			return true;
+		r5g_stripe_path(conf, bio, 0);
+		bio_endio(bio);
+		return true;
 	}
 
+	md_account_bio(mddev, &bio);
 	r5g_stripe_path(conf, bio, 0);
 	bio_endio(bio);
 	if (write)
