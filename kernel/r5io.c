@@ -958,15 +958,16 @@ static enum r5g_wstate r5g_handle_writes(struct r5g_stripe *sh,
 
 static void r5g_sync_done(struct r5g_stripe *sh, bool ok)
 {
-	struct mddev *mddev = sh->conf->mddev;
-	sector_t blocks;
-
 	clear_bit(R5G_S_SYNC_READ, &sh->state);
 	clear_bit(R5G_S_SYNC_WRITE, &sh->state);
-	if (!test_and_clear_bit(R5G_S_SYNC, &sh->state))
-		return;
-	md_bitmap_end_sync(mddev->bitmap, sh->sector, &blocks, !ok);
-	md_done_sync(mddev, R5G_STRIPE_SECTORS, ok);
+	/*
+	 * No md_bitmap_end_sync() here: a bitmap chunk spans many stripes,
+	 * and ending it after the first would make the rest look clean.
+	 * md_bitmap_cond_end_sync() in sync_request ends whole chunks once
+	 * everything before them is done.
+	 */
+	if (test_and_clear_bit(R5G_S_SYNC, &sh->state))
+		md_done_sync(sh->conf->mddev, R5G_STRIPE_SECTORS, ok);
 }
 
 /* Resync/check/repair of parity, or rebuild of a recovering member. */
@@ -1465,8 +1466,8 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 			still_degraded = true;
 	}
 	rcu_read_unlock();
-	if (!md_bitmap_start_sync(mddev->bitmap, sector_nr, &blocks,
-				  still_degraded) &&
+	/* a look first (degraded = 1 changes nothing in the bitmap) */
+	if (!md_bitmap_start_sync(mddev->bitmap, sector_nr, &blocks, 1) &&
 	    !test_bit(MD_RECOVERY_REQUESTED, &mddev->recovery) &&
 	    !conf->fullsync && blocks >= R5G_STRIPE_SECTORS) {
 		/* the bitmap says this area is in sync */
@@ -1474,6 +1475,8 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 		return round_down(blocks, R5G_STRIPE_SECTORS);
 	}
 	md_bitmap_cond_end_sync(mddev->bitmap, sector_nr, false);
+	/* now mark the chunk as being synced, unless still degraded */
+	md_bitmap_start_sync(mddev->bitmap, sector_nr, &blocks, still_degraded);
 
 	sh = r5g_get_stripe(conf, sector_nr, R5G_GEO_CUR, 0);
 	set_bit(R5G_S_SYNC, &sh->state);
