@@ -74,11 +74,21 @@ void report_mismatch(const struct model *m, uint64_t sector, const void *buf,
 	run.active = true;
 }
 
+/* I/O errors: the first --max-report are shown, as mismatches are. */
 void report_ioerr(const char *what, const char *path, uint64_t off,
 		  size_t len, int err)
 {
-	fprintf(stderr, "iover: %s %s at byte %llu, %zu bytes: %s\n", what,
-		path, (unsigned long long)off, len, strerror(err));
+	static uint64_t shown;
+
+	pthread_mutex_lock(&report.lock);
+	if (shown < report.max_report)
+		fprintf(stderr, "iover: %s %s at byte %llu, %zu bytes: %s\n",
+			what, path, (unsigned long long)off, len,
+			strerror(err));
+	else if (shown == report.max_report)
+		fprintf(stderr, "iover: further I/O errors not shown\n");
+	shown++;
+	pthread_mutex_unlock(&report.lock);
 }
 
 /*

@@ -252,23 +252,11 @@ static void verify_sector_journal(struct seqjob *job, uint64_t sector,
 		*(k ? &st->resolved_new : &st->resolved_old) += 1;
 }
 
-static void verify_chunk(struct seqjob *job, void *buf, uint64_t sector,
-			 uint32_t nsect, struct stats *st)
+static void verify_sectors(struct seqjob *job, const char *p, uint64_t sector,
+			   uint32_t nsect, struct stats *st)
 {
-	size_t len = (size_t)nsect << SECTOR_SHIFT;
-	const char *p = buf;
 	uint32_t i;
-	ssize_t n;
 
-	n = pread_full(job->d->fd, buf, len, dev_off(job->m, sector));
-	if (n != (ssize_t)len) {
-		report_ioerr("read from", job->o->path,
-			     dev_off(job->m, sector), len, n < 0 ? errno : EIO);
-		st->ioerrs++;
-		return;
-	}
-	st->read += len;
-	st->rops++;
 	for (i = 0; i < nsect; i++, p += SECTOR_SIZE) {
 		if (job->p) {
 			verify_sector_journal(job, sector + i, p, st);
@@ -278,6 +266,51 @@ static void verify_chunk(struct seqjob *job, void *buf, uint64_t sector,
 		}
 	}
 	report_flush();
+}
+
+/*
+ * A chunk that fails to read is read again one I/O unit at a time, so one
+ * bad sector costs only its unit: the rest is still checked.
+ */
+static void verify_units(struct seqjob *job, char *buf, uint64_t sector,
+			 uint32_t nsect, struct stats *st)
+{
+	uint32_t unit = job->o->buffered ? 1 : job->o->align >> SECTOR_SHIFT;
+	uint64_t off;
+	uint32_t done, n;
+	ssize_t got;
+
+	for (done = 0; done < nsect; done += n) {
+		n = nsect - done < unit ? nsect - done : unit;
+		off = dev_off(job->m, sector + done);
+		got = pread_full(job->d->fd, buf, (size_t)n << SECTOR_SHIFT,
+				 off);
+		if (got != (ssize_t)n << SECTOR_SHIFT) {
+			report_ioerr("read from", job->o->path, off,
+				     (size_t)n << SECTOR_SHIFT,
+				     got < 0 ? errno : EIO);
+			st->ioerrs++;
+			continue;
+		}
+		st->read += (uint64_t)n << SECTOR_SHIFT;
+		verify_sectors(job, buf, sector + done, n, st);
+	}
+}
+
+static void verify_chunk(struct seqjob *job, void *buf, uint64_t sector,
+			 uint32_t nsect, struct stats *st)
+{
+	size_t len = (size_t)nsect << SECTOR_SHIFT;
+	ssize_t n;
+
+	st->rops++;
+	n = pread_full(job->d->fd, buf, len, dev_off(job->m, sector));
+	if (n != (ssize_t)len) {
+		verify_units(job, buf, sector, nsect, st);
+		return;
+	}
+	st->read += len;
+	verify_sectors(job, buf, sector, nsect, st);
 }
 
 /* Check the whole region against an in-memory model (random --verify-end). */
