@@ -89,7 +89,7 @@ static void last_line(char *out)
 /* Reads fd to its end, keeping the last len - 1 bytes in out. */
 static void read_tail(int fd, char *out, size_t len)
 {
-	size_t got = 0, cap = len - 1, k, drop;
+	size_t got = 0, cap = len - 1, k;
 	char chunk[512];
 	ssize_t n;
 
@@ -98,18 +98,12 @@ static void read_tail(int fd, char *out, size_t len)
 			continue;
 		if (n < 0)
 			break;
-		k = (size_t)n;
-		if (k >= cap) {
-			memcpy(out, chunk + k - cap, cap);
-			got = cap;
-			continue;
+		k = (size_t)n < cap ? (size_t)n : cap;
+		if (got + k > cap) {	/* drop the oldest bytes */
+			memmove(out, out + (got + k - cap), cap - k);
+			got = cap - k;
 		}
-		if (got + k > cap) {
-			drop = got + k - cap;
-			memmove(out, out + drop, got - drop);
-			got -= drop;
-		}
-		memcpy(out + got, chunk, k);
+		memcpy(out + got, chunk + ((size_t)n - k), k);
 		got += k;
 	}
 	out[got] = '\0';

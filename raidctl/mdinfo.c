@@ -179,7 +179,7 @@ static int p_slot(const char *v, void *out)
 static int read_member(const struct rc_ctx *ctx, const char *array,
 		       const char *dir, struct md_member *m, struct md_err *e)
 {
-	char attr[RC_NAME_MAX * 2];
+	char attr[RC_PATH_MAX / 8];
 	int r;
 
 	copy_str(m->name, sizeof(m->name), dir + strlen("dev-"));

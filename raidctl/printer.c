@@ -187,7 +187,7 @@ void pr_size(struct printer *p, enum pr_kind k, const char *key,
 void pr_null(struct printer *p, enum pr_kind k, const char *key,
 	     const char *fmt)
 {
-	if (json_or_text(p, k, key, "null"))
+	if (json_or_text(p, k, key, "null") && fmt)
 		fputs(fmt, p->out);
 }
 
