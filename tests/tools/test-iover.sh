@@ -225,8 +225,8 @@ t_corrupt() {
 	# Readers of random catch it too, while it runs.
 	expect 0 "$IOVER" fill --length 1M d
 	dd if=/dev/zero of=d bs=4096 seek=10 count=1 conv=notrunc status=none
-	expect 1 "$IOVER" random --gen 1 --length 1M --threads 0 --readers 4 \
-		--seconds 1 d
+	expect 1 "$IOVER" random --gen 1 --length 1M --threads 0 --readers 2 \
+		--hot-start 40K --hot-len 4K --hot-pct 100 --seconds 0.5 d
 	grep_err "found zeros"
 }
 
