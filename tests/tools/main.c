@@ -108,7 +108,7 @@ static const struct {
 	{ O_HOT_PCT, C_RANDOM }, { O_HOT_START, C_RANDOM },
 	{ O_LATENCY, C_RANDOM }, { O_MAX_REPORT, C_VERIFY | C_RANDOM },
 	{ O_MAX_SIZE, C_RANDOM }, { O_MIN_SIZE, C_RANDOM },
-	{ O_OPS, C_RANDOM }, { O_PROGRESS, C_RANDOM }, { 'r', C_RANDOM },
+	{ O_OPS, C_RANDOM }, { 'r', C_RANDOM },
 	{ O_SECONDS, C_RANDOM }, { O_SHOW_PENDING, C_VERIFY },
 	{ O_VERIFY_END, C_RANDOM },
 };
@@ -173,7 +173,7 @@ static void usage(void)
 "                       the first number in FILE, read every 0.2 s (e.g.\n"
 "                       md/reshape_position); no window while FILE does\n"
 "                       not start with a number in the region\n"
-"     --progress SECS   a progress line on stderr every SECS\n"
+"     --progress SECS   (all commands) a progress line on stderr every SECS\n"
 "     --latency         add write latency p50/p99/max to the summary\n"
 "     --verify-end      verify the whole region after the run\n"
 "\n"

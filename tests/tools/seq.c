@@ -29,6 +29,7 @@ struct seqjob {
 	uint32_t gen;		/* fill */
 	chunk_fn chunk;
 	atomic_uint_fast64_t next;	/* next sector to hand out */
+	atomic_int running;		/* workers not done */
 	struct stats *st;	/* one per worker */
 };
 
@@ -57,7 +58,30 @@ static void *seq_worker(void *arg)
 			   job->m->nsect - sector : step, w->st);
 	}
 	free(buf);
+	atomic_fetch_sub(&job->running, 1);
 	return NULL;
+}
+
+/* --progress: how far the chunks handed out reach, every few seconds. */
+static void seq_progress(struct seqjob *job)
+{
+	double t0 = now_sec(), next = t0 + job->o->progress, t;
+	uint64_t done, total = job->m->nsect << SECTOR_SHIFT;
+
+	while (atomic_load(&job->running)) {
+		usleep(50000);
+		t = now_sec();
+		if (t < next)
+			continue;
+		next += job->o->progress;
+		done = atomic_load(&job->next) << SECTOR_SHIFT;
+		if (done > total)
+			done = total;
+		fprintf(stderr,
+			"iover: %.1f s: %.1f / %.1f MB at %.1f MB/s, %.0f%% done\n",
+			t - t0, done / 1e6, total / 1e6, done / 1e6 / (t - t0),
+			100.0 * done / total);
+	}
 }
 
 /* Run job->chunk over the whole region; returns the summed stats. */
@@ -71,12 +95,15 @@ static void seq_run(struct seqjob *job, struct stats *total)
 	if (!w || !tid || !st)
 		err(EXIT_IOERR, "cannot allocate workers");
 	atomic_init(&job->next, 0);
+	atomic_init(&job->running, n);
 	for (i = 0; i < n; i++) {
 		w[i].job = job;
 		w[i].st = &st[i];
 		if (pthread_create(&tid[i], NULL, seq_worker, &w[i]))
 			errx(EXIT_IOERR, "cannot start a thread");
 	}
+	if (job->o->progress)
+		seq_progress(job);
 	memset(total, 0, sizeof(*total));
 	for (i = 0; i < n; i++) {
 		pthread_join(tid[i], NULL);

@@ -166,6 +166,8 @@ t_fill_verify() {
 	[ "$(field verified)" = 67108864 ] || fail "verified $(field verified)"
 	[ "$(field mismatches)" = 0 ] || fail "mismatches"
 	expect 0 "$IOVER" verify --gen 1 --buffered --threads 3 --block 64K d
+	expect 0 "$IOVER" verify --gen 1 --block 4K --progress 0.01 d
+	grep_err "^iover: .* MB at .* MB/s, [0-9]*% done$"
 	# gen 2 over a sub-region; gen 1 around it.
 	expect 0 "$IOVER" fill --gen 2 --offset 8M --length 4M d
 	expect 0 "$IOVER" verify --gen 2 --offset 8M --length 4M d
