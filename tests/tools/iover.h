@@ -86,6 +86,7 @@ struct disk_super {
 
 int model_init(struct model *m, uint64_t seed, uint64_t offset,
 	       uint64_t nsect, uint32_t gen);
+int model_extend(struct model *m, uint64_t nsect);
 void model_free(struct model *m);
 uint32_t model_max_gen(const struct model *m);
 uint64_t hash_words(const void *buf, size_t len);
@@ -212,6 +213,7 @@ struct opts {
 	bool latency;
 	bool verify_end;
 	bool show_pending;
+	bool extend;			/* random: region to the end of DEVICE */
 	unsigned int set;		/* OPT_* given on the command line */
 };
 

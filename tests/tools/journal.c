@@ -213,6 +213,9 @@ int journal_checkpoint(struct journal *j, const struct model *m,
 	struct disk_super s = j->sb;
 	int ret;
 
+	if (m->nsect > journal_capacity(j))
+		return -ENOSPC;
+	s.nsect = m->nsect;
 	s.epoch++;
 	s.flags = flags & ~SUPER_UNIFORM;
 	s.uniform_gen = uniform_gen(m);
@@ -246,16 +249,42 @@ static uint64_t new_run_id(void)
 	return id;
 }
 
+/*
+ * Map slot size: room for 4 times the region (so that random --extend can
+ * follow a grown array) where that leaves half of the journal to the log,
+ * else as much as leaves half, and never less than the region.
+ */
+static uint64_t slot_blocks(uint64_t nsect, uint64_t journal_blocks)
+{
+	uint64_t need = map_blocks(nsect), want = 4 * need;
+	uint64_t half = journal_blocks / 4;	/* per slot */
+	uint64_t spare = journal_blocks > 2 + JOURNAL_MIN_LOG ?
+			 (journal_blocks - 2 - JOURNAL_MIN_LOG) / 2 : 0;
+
+	if (want > half)
+		want = half;
+	if (want > spare)
+		want = spare;
+	return want > need ? want : need;
+}
+
+/* Sectors a map slot can describe. */
+uint64_t journal_capacity(const struct journal *j)
+{
+	return (j->sb.map_start[1] - j->sb.map_start[0]) * (JBLOCK / 4);
+}
+
 int journal_create(struct journal *j, const char *path, const struct model *m,
 		   uint32_t flags)
 {
 	struct disk_super *s = &j->sb;
-	uint64_t mb = map_blocks(m->nsect);
+	uint64_t mb;
 	int ret;
 
 	ret = journal_open_fd(j, path);
 	if (ret)
 		return ret;
+	mb = slot_blocks(m->nsect, j->size / JBLOCK);
 	memset(s, 0, sizeof(*s));
 	memcpy(s->magic, JOURNAL_MAGIC, sizeof(s->magic));
 	s->version = 1;
@@ -310,7 +339,9 @@ int journal_open(struct journal *j, const char *path)
 	if (best < 0)
 		goto out_close;
 	j->sb = s[best];
-	if (j->sb.log_start + j->sb.log_blocks > j->size / JBLOCK)
+	if (j->sb.log_start + j->sb.log_blocks > j->size / JBLOCK ||
+	    j->sb.map_start[1] <= j->sb.map_start[0] ||
+	    j->sb.nsect > journal_capacity(j))
 		goto out_close;
 	return 0;
 out_close:

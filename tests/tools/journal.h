@@ -39,6 +39,7 @@ int journal_open(struct journal *j, const char *path);
 void journal_close(struct journal *j);
 int journal_checkpoint(struct journal *j, const struct model *m,
 		       uint32_t flags);
+uint64_t journal_capacity(const struct journal *j);
 int journal_log(struct journal *j, enum rec_type type, uint64_t start,
 		uint32_t nsect, uint32_t gen, bool wait);
 

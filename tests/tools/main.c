@@ -60,7 +60,7 @@ static const struct command {
 };
 
 enum {
-	O_ALIGN = 256, O_BLOCK, O_BUFFERED, O_DIRECT, O_FSYNC_EVERY,
+	O_ALIGN = 256, O_BLOCK, O_BUFFERED, O_DIRECT, O_EXTEND, O_FSYNC_EVERY,
 	O_HOT_FOLLOW, O_HOT_LEN, O_HOT_PCT, O_HOT_START, O_LATENCY,
 	O_MAX_REPORT, O_MAX_SIZE, O_MIN_SIZE, O_OPS, O_PROGRESS, O_SECONDS,
 	O_SHOW_PENDING, O_VERIFY_END, O_VERSION,
@@ -71,6 +71,7 @@ static const struct option longopts[] = {
 	{ "block",	required_argument, NULL, O_BLOCK },
 	{ "buffered",	no_argument,	   NULL, O_BUFFERED },
 	{ "direct",	no_argument,	   NULL, O_DIRECT },
+	{ "extend",	no_argument,	   NULL, O_EXTEND },
 	{ "fsync-every", required_argument, NULL, O_FSYNC_EVERY },
 	{ "gen",	required_argument, NULL, 'g' },
 	{ "help",	no_argument,	   NULL, 'h' },
@@ -103,7 +104,7 @@ static const struct {
 	int opt;
 	unsigned int mask;
 } opt_cmds[] = {
-	{ O_BLOCK, C_ALL }, { O_FSYNC_EVERY, C_RANDOM },
+	{ O_BLOCK, C_ALL }, { O_EXTEND, C_RANDOM }, { O_FSYNC_EVERY, C_RANDOM },
 	{ O_HOT_FOLLOW, C_RANDOM }, { O_HOT_LEN, C_RANDOM },
 	{ O_HOT_PCT, C_RANDOM }, { O_HOT_START, C_RANDOM },
 	{ O_LATENCY, C_RANDOM }, { O_MAX_REPORT, C_VERIFY | C_RANDOM },
@@ -116,6 +117,7 @@ static const struct {
 /* Pairs of options that cannot be given together. */
 static const int conflicts[][2] = {
 	{ 'j', 'S' },
+	{ O_EXTEND, 'l' },
 	{ O_BUFFERED, O_DIRECT },
 	{ O_HOT_FOLLOW, O_HOT_START },
 };
@@ -176,6 +178,8 @@ static void usage(void)
 "     --progress SECS   (all commands) a progress line on stderr every SECS\n"
 "     --latency         add write latency p50/p99/max to the summary\n"
 "     --verify-end      verify the whole region after the run\n"
+"     --extend          DEVICE grew (e.g. an md grow): extend the saved\n"
+"                       region to its end, the new sectors unknown\n"
 "\n"
 "Output: one summary line on stdout (key=value); mismatches on stderr,\n"
 "the first --max-report N (10), each with what the data actually is.\n"
@@ -347,6 +351,9 @@ static bool parse_flag(struct opts *o, int opt)
 		break;
 	case O_DIRECT:
 		o->buffered = false;
+		break;
+	case O_EXTEND:
+		o->extend = true;
 		break;
 	case O_LATENCY:
 		o->latency = true;

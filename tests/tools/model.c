@@ -42,6 +42,22 @@ int model_init(struct model *m, uint64_t seed, uint64_t offset,
 	return 0;
 }
 
+/* Grow the region to nsect sectors; the new ones are unknown (gen 0). */
+int model_extend(struct model *m, uint64_t nsect)
+{
+	uint32_t *gen;
+
+	if (nsect <= m->nsect)
+		return 0;
+	gen = realloc(m->gen, nsect * sizeof(*gen));
+	if (!gen)
+		return -ENOMEM;
+	memset(gen + m->nsect, 0, (nsect - m->nsect) * sizeof(*gen));
+	m->gen = gen;
+	m->nsect = nsect;
+	return 0;
+}
+
 void model_free(struct model *m)
 {
 	free(m->gen);

@@ -504,6 +504,23 @@ static int setup_geometry(struct rnd *r)
 	return EXIT_OK;
 }
 
+/* --extend: the region grows to the end of the (grown) device. */
+static int extend_region(struct rnd *r)
+{
+	uint64_t nsect = (r->d.size - r->m.offset) >> SECTOR_SHIFT;
+
+	if (r->o->journal && nsect > journal_capacity(&r->j)) {
+		warnx("%s: journal map holds %llu sectors, not %llu: fill again with a larger journal",
+		      r->o->journal,
+		      (unsigned long long)journal_capacity(&r->j),
+		      (unsigned long long)nsect);
+		return EXIT_USAGE;
+	}
+	if (model_extend(&r->m, nsect))
+		err(EXIT_IOERR, "cannot allocate the model");
+	return EXIT_OK;
+}
+
 /* Journal: no unresolved cut, then a checkpoint that empties the log. */
 static int setup_journal(struct rnd *r, struct pending *p)
 {
@@ -562,7 +579,9 @@ static int setup(struct rnd *r, struct opts *o)
 	ret = load_model(o, &r->d, &r->m, &r->j, &p, &flags, false);
 	if (ret)
 		goto out_close_dev;
-	ret = setup_geometry(r);
+	ret = o->extend ? extend_region(r) : EXIT_OK;
+	if (!ret)
+		ret = setup_geometry(r);
 	if (!ret && o->journal)
 		ret = setup_journal(r, &p);
 	if (o->journal)

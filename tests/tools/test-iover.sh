@@ -415,6 +415,50 @@ t_torn() {
 	expect 0 "$IOVER" verify --journal j1 d
 }
 
+# A grown device: the saved region follows with --extend.
+t_extend() {
+	mkfile d 16M
+	expect 0 "$IOVER" fill --state s d
+	mkfile d 32M
+	expect 0 "$IOVER" verify --state s d
+	[ "$(field read)" = 16777216 ] || fail "verified beyond the old region"
+	expect 2 "$IOVER" random --state s --extend --length 32M --ops 1 d
+	expect 0 "$IOVER" random --state s --extend --ops 400 --readers 0 d
+	expect 0 "$IOVER" verify --state s d
+	[ "$(field read)" = 33554432 ] || fail "region not extended"
+	positive unknown
+	# New space written is checked like the old.
+	expect 0 "$IOVER" random --state s --hot-start 24M --hot-len 4K \
+		--hot-pct 100 --min-size 4K --max-size 4K --ops 3 --readers 0 d
+	expect 0 "$IOVER" verify --state s d
+	corrupt d $((24 * 1048576 + 5))
+	expect 1 "$IOVER" verify --state s d
+	grep_err "(sector 49152): expected gen"
+	expect 0 "$IOVER" fill --state s d
+	# The journal keeps room for 4 times the region where it can.
+	mkfile d 16M
+	mkfile j 8M
+	expect 0 "$IOVER" fill --journal j d
+	mkfile d 64M
+	expect 0 "$IOVER" random --journal j --extend --ops 400 --readers 0 d
+	expect 0 "$IOVER" verify --journal j d
+	[ "$(field read)" = 67108864 ] || fail "journal region not extended"
+	bg_random --journal j --threads 2 --seconds 60 d
+	sleep 0.5
+	kill -9 "$BG"
+	wait "$BG"
+	expect 0 "$IOVER" verify --journal j d
+	# Where it cannot, --extend says so and changes nothing.
+	mkfile d 16M
+	mkfile j 1400K
+	expect 0 "$IOVER" fill --journal j d
+	mkfile d 256M
+	expect 2 "$IOVER" random --journal j --extend --ops 1 d
+	grep_err "journal map holds"
+	expect 0 "$IOVER" verify --journal j d
+	[ "$(field read)" = 16777216 ] || fail "journal changed"
+}
+
 t_hot() {
 	mkfile d 32M
 	expect 0 "$IOVER" fill d
@@ -469,7 +513,7 @@ rm -f probe probe.err
 
 case $T in
 usage|fill-verify|wrong-seed|corrupt|state|random-direct|random-buffered|\
-journal-kill|journal-kill-buffered|torn|hot|misplaced)
+journal-kill|journal-kill-buffered|torn|extend|hot|misplaced)
 	"t_${T//-/_}"
 	;;
 *)
