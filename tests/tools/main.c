@@ -19,6 +19,8 @@
  *       --hot-follow /sys/block/md0/md/reshape_position /dev/md0
  *   (power cut, reboot, assemble)
  *   iover verify --journal /dev/vdf /dev/md0
+ *   (grow done, capacity larger)
+ *   iover random --journal /dev/vdf --extend --seconds 30 /dev/md0
  *
  *   iover fill --state /root/s /dev/md0; ...; iover verify --state /root/s
  *   iover fill --seed 7 /dev/md0; ...; iover verify --seed 7 --gen 1 /dev/md0
