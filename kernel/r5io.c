@@ -1121,6 +1121,7 @@ void r5g_daemon(struct md_thread *thread)
 		spin_unlock_irq(&conf->cache_lock);
 
 		r5g_handle_stripe(sh, p, want, full);
+		cond_resched();
 
 		spin_lock_irq(&conf->cache_lock);
 		r5g_release_locked(conf, sh);
