@@ -10,8 +10,8 @@ must mdadm --create /dev/md0 --run --level=5 --raid-devices=3 --chunk=64 \
 wait_idle md0
 before=$(size_bytes md0)
 
-say "write 96 MiB of random data, O_DIRECT"
-make_ref /tmp/ref 100663296
+say "write 48 MiB of random data, O_DIRECT"
+make_ref /tmp/ref 50331648
 put_bytes /dev/md0 /tmp/ref
 same_bytes /dev/md0 /tmp/ref
 
