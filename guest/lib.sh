@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034
 # Shared settings for the guest scripts. Source it; it defines no commands
 # that run by themselves.
 #

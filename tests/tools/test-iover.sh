@@ -46,7 +46,10 @@ field() {
 positive() {
 	local v
 	v=$(field "$1")
-	[ -n "$v" ] && [ "$v" != 0 ] || { cat out; fail "$1 is '$v'"; }
+	if [ -z "$v" ] || [ "$v" = 0 ]; then
+		cat out
+		fail "$1 is '$v'"
+	fi
 }
 
 byte_at() {
@@ -57,7 +60,7 @@ byte_at() {
 corrupt() {
 	local old new
 	old=$(byte_at "$1" "$2")
-	printf "\\$(printf '%03o' $((old ^ 255)))" |
+	printf '%b' "$(printf '\\%03o' $((old ^ 255)))" |
 		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 	new=$(byte_at "$1" "$2")
 	[ "$old" != "$new" ] || fail "corruption at $2 did not change the byte"
@@ -360,8 +363,8 @@ sector_of() {
 # cut_pending IO-MODE: a killed run with pending writes; sets S, G, A to
 # the first sector, gen and acked gen of one, keeps the journal in j.cut.
 cut_pending() {
-	local try line
-	for try in 1 2 3 4 5; do
+	local line _
+	for _ in 1 2 3 4 5; do
 		mkfile d 16M
 		mkfile j 8M
 		expect 0 "$IOVER" fill --journal j "$1" d
@@ -371,8 +374,9 @@ cut_pending() {
 		cp j j.show
 		expect 0 "$IOVER" verify --journal j.show --show-pending d
 		line=$(grep -m1 "pending write: " err) || continue
-		set -- $(echo "$line" | sed 's/.*sector \([0-9]*\),.*gen \([0-9]*\), first.* gen \([0-9]*\)/\1 \2 \3/')
-		S=$1 G=$2 A=$3
+		[[ $line =~ sector\ ([0-9]+),.*gen\ ([0-9]+),\ first.*\ gen\ ([0-9]+) ]] ||
+			continue
+		S=${BASH_REMATCH[1]} G=${BASH_REMATCH[2]} A=${BASH_REMATCH[3]}
 		[ "$A" -ge 1 ] && return
 	done
 	fail "no pending write after 5 cuts"
