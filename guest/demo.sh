@@ -44,7 +44,7 @@ mdadm --wait /dev/md0 || true
 cat /proc/mdstat
 
 step "grow the filesystem into the new space, still mounted"
-resize2fs /dev/md0 2>&1 | tail -n1
+resize2fs /dev/md0 2>&1 | grep -v "^$"
 df -h /mnt/data
 
 step "verify every file, then the parity"
