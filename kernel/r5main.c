@@ -384,6 +384,15 @@ static void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf)
 	/* neither is supported: a partial discard would break parity */
 	blk_queue_max_discard_sectors(mddev->queue, 0);
 	blk_queue_max_write_zeroes_sectors(mddev->queue, 0);
+	/*
+	 * Any size works, but a write split in the middle of a stripe row
+	 * turns into read-modify-write: let bios of two full rows (at least
+	 * 1 MiB) through whole, whatever the members' segment limits.
+	 */
+	blk_queue_max_hw_sectors(mddev->queue,
+				 max_t(unsigned int, 2048,
+				       2 * g->data_disks * g->chunk_sectors));
+	blk_queue_max_segments(mddev->queue, USHRT_MAX);
 }
 
 static int r5g_run(struct mddev *mddev)
