@@ -13,8 +13,15 @@
  *   stripe->lock                 the per-device bio lists of one stripe.
  *   RCU                          conf->disks[i].rdev readers on the I/O
  *                                path; writers hold reconfig_mutex.
+ *   conf->cache_mutex            serializes cache resizing: sysfs
+ *                                stripe_cache_size, r5g_pool_grow() and
+ *                                the daemon's lazy trim (trylock).
+ *   (none: the daemon)           stripe pages and dev[].written of a
+ *                                stripe being handled, conf->pass,
+ *                                conf->scratch, conf->bm_flushed.
  *
- * Order: cache_lock and stripe->lock are never held together.
+ * Order: reconfig_mutex -> cache_mutex -> cache_lock. cache_lock and
+ * stripe->lock are never held together.
  */
 #ifndef R5GROW_H
 #define R5GROW_H
