@@ -43,6 +43,10 @@
 #define R5G_MAX_STRIPES		32768
 #define R5G_HASH_BITS		10
 
+/* sysfs reshape_checkpoint_ms bounds */
+#define R5G_CKPT_MS_MIN		10
+#define R5G_CKPT_MS_MAX		600000
+
 /* The four RAID-5 layouts we map (md's ALGORITHM_* numbers). */
 #define R5G_LEFT_ASYMMETRIC	0
 #define R5G_RIGHT_ASYMMETRIC	1
@@ -147,10 +151,34 @@ struct r5g_conf {
 	/* reconfig_mutex; read locklessly on the I/O path while stable */
 	struct r5g_geo geo[R5G_NR_GEO];
 	/*
-	 * Reshape cursor in array sectors, MaxSector when no reshape runs.
-	 * Issue 4 documents its window protocol in the reshape file.
+	 * Reshape cursors, in array sectors, MaxSector when no reshape is
+	 * in progress. r5reshape.c explains them at its top. All three
+	 * are written under cache_lock and only move forward;
+	 * reshape_progress is also read locklessly (READ_ONCE) to see
+	 * whether a reshape is on at all.
+	 *   reshape_safe (C)      what the superblocks on disk record
+	 *   reshape_progress (P)  below it: new geometry, on the members
+	 *   reshape_window (W)    requests overlapping [P, W) wait
+	 * C <= P <= W.
 	 */
+	sector_t reshape_safe;
 	sector_t reshape_progress;
+	sector_t reshape_window;
+	/*
+	 * Requests routing through the reshape window, counted per epoch
+	 * so a step can wait for the ones that saw the old window; and the
+	 * number of reshape steps with member I/O in flight. cache_lock.
+	 */
+	int reshape_users[2];
+	int reshape_epoch;
+	int reshape_steps;
+	wait_queue_head_t wait_reshape;	/* cursors moved, users drained */
+	sector_t offset_delta;		/* D: data moved back; reconfig_mutex */
+	struct r5g_reshape *rs;		/* step buffers; sync thread only */
+	struct mutex ckpt_mutex;	/* one checkpoint at a time */
+	struct work_struct ckpt_work;	/* checkpoints asked for by writes */
+	unsigned long ckpt_time;	/* jiffies of the last; ckpt_mutex */
+	unsigned int ckpt_ms;		/* sysfs reshape_checkpoint_ms */
 	int pool_disks;			/* pages per stripe; reconfig_mutex */
 	struct r5g_disk *disks;		/* [pool_disks]; swapped suspended */
 
@@ -189,6 +217,32 @@ struct r5g_conf {
 	void *pass;
 };
 
+/* Parity member of stripe row @row (row = member sector / chunk). */
+static inline int r5g_parity_disk(const struct r5g_geo *g, sector_t row)
+{
+	int r = sector_div(row, g->raid_disks);
+
+	switch (g->algorithm) {
+	case R5G_LEFT_ASYMMETRIC:
+	case R5G_LEFT_SYMMETRIC:
+		return g->data_disks - r;
+	default:
+		return r;
+	}
+}
+
+/* Member holding data block @k (0 .. data_disks - 1) of a row. */
+static inline int r5g_data_disk(const struct r5g_geo *g, int pd, int k)
+{
+	switch (g->algorithm) {
+	case R5G_LEFT_ASYMMETRIC:
+	case R5G_RIGHT_ASYMMETRIC:
+		return k < pd ? k : k + 1;
+	default:
+		return (pd + 1 + k) % g->raid_disks;
+	}
+}
+
 /* A member, for writers of conf->disks (reconfig_mutex held). */
 static inline struct md_rdev *r5g_rdev_locked(struct r5g_conf *conf, int i)
 {
@@ -196,7 +250,22 @@ static inline struct md_rdev *r5g_rdev_locked(struct r5g_conf *conf, int i)
 			lockdep_is_held(&conf->mddev->reconfig_mutex));
 }
 
+/*
+ * Where geometry @gen of a member starts: during a reshape the new
+ * geometry lives at new_data_offset.
+ */
+static inline sector_t r5g_data_offset(struct r5g_conf *conf,
+				       struct md_rdev *rdev, int gen)
+{
+	if (gen == R5G_GEO_CUR && READ_ONCE(conf->reshape_progress) != MaxSector)
+		return rdev->new_data_offset;
+	return rdev->data_offset;
+}
+
 /* r5io.c: the I/O engine */
+void r5g_cache_forget(struct r5g_conf *conf);
+bool r5g_stripes_idle(struct r5g_conf *conf, sector_t lo, sector_t hi,
+		      int gen);
 int r5g_io_init(struct r5g_conf *conf, int nr);
 void r5g_io_exit(struct r5g_conf *conf);
 int r5g_cache_resize(struct r5g_conf *conf, int nr);
@@ -209,8 +278,22 @@ void r5g_quiesce(struct mddev *mddev, int quiesce);
 void r5g_retry_work(struct work_struct *work);
 int r5g_active_stripes(struct r5g_conf *conf);
 
+/* r5reshape.c: the reshape engine */
+int r5g_reshape_route(struct r5g_conf *conf, struct bio **biop, int *epoch);
+void r5g_reshape_route_done(struct r5g_conf *conf, int epoch);
+sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
+			     int *skipped);
+void r5g_reshape_init(struct r5g_conf *conf);
+int r5g_reshape_resume(struct mddev *mddev, struct r5g_conf *conf);
+int r5g_check_reshape(struct mddev *mddev);
+int r5g_start_reshape(struct mddev *mddev);
+void r5g_finish_reshape(struct mddev *mddev);
+void r5g_reshape_free(struct r5g_conf *conf);
+bool r5g_reshape_pending(struct mddev *mddev);
+
 /* r5main.c: shared helpers */
 int r5g_calc_degraded(struct r5g_conf *conf);
+void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf);
 sector_t r5g_size(struct mddev *mddev, sector_t sectors, int raid_disks);
 
 #endif /* R5GROW_H */

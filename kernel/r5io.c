@@ -66,32 +66,6 @@ struct r5g_aligned {
 
 /*---- Geometry ----*/
 
-/* Parity member of stripe row @row (row = member sector / chunk). */
-static int r5g_parity_disk(const struct r5g_geo *g, sector_t row)
-{
-	int r = sector_div(row, g->raid_disks);
-
-	switch (g->algorithm) {
-	case R5G_LEFT_ASYMMETRIC:
-	case R5G_LEFT_SYMMETRIC:
-		return g->data_disks - r;
-	default:
-		return r;
-	}
-}
-
-/* Member holding data block @k (0 .. data_disks - 1) of a row. */
-static int r5g_data_disk(const struct r5g_geo *g, int pd, int k)
-{
-	switch (g->algorithm) {
-	case R5G_LEFT_ASYMMETRIC:
-	case R5G_RIGHT_ASYMMETRIC:
-		return k < pd ? k : k + 1;
-	default:
-		return (pd + 1 + k) % g->raid_disks;
-	}
-}
-
 /* Map an array sector to a member sector; *disk gets the member. */
 static sector_t r5g_map_sector(const struct r5g_geo *g, sector_t lsector,
 			       int *disk)
@@ -279,8 +253,9 @@ int r5g_cache_resize(struct r5g_conf *conf, int nr)
  */
 int r5g_pool_grow(struct r5g_conf *conf, int disks)
 {
-	struct r5g_stripe *sh, *nsh, *tmp, *next;
+	struct r5g_stripe *sh, *nsh, *tmp;
 	struct r5g_disk *ndisks;
+	LIST_HEAD(old_list);
 	LIST_HEAD(fresh);
 	void *npass;
 	int i, old = conf->pool_disks, n = 0, err = -ENOMEM;
@@ -313,11 +288,13 @@ int r5g_pool_grow(struct r5g_conf *conf, int disks)
 
 	/* swap: nothing below can fail */
 	spin_lock_irq(&conf->cache_lock);
-	nsh = list_first_entry(&fresh, struct r5g_stripe, lru);
-	list_for_each_entry_safe(sh, tmp, &conf->inactive, lru) {
+	list_splice_init(&conf->inactive, &old_list);
+	list_for_each_entry_safe(sh, tmp, &old_list, lru) {
+		if (WARN_ON_ONCE(list_empty(&fresh)))
+			break;
 		list_del(&sh->lru);
 		hlist_del_init(&sh->hash);
-		next = list_next_entry(nsh, lru);
+		nsh = list_first_entry(&fresh, struct r5g_stripe, lru);
 		list_del(&nsh->lru);
 		nsh->conf = conf;
 		spin_lock_init(&nsh->lock);
@@ -328,7 +305,6 @@ int r5g_pool_grow(struct r5g_conf *conf, int disks)
 		}
 		list_add_tail(&nsh->lru, &conf->inactive);
 		kfree(sh);
-		nsh = next;
 	}
 	for (i = 0; i < old; i++)
 		RCU_INIT_POINTER(ndisks[i].rdev, r5g_rdev_locked(conf, i));
@@ -354,6 +330,42 @@ out_free_tables:
 out_unlock:
 	mutex_unlock(&conf->cache_mutex);
 	return err;
+}
+
+/*
+ * Forget what the cache holds, for a geometry change: every stripe is
+ * idle (the caller has the array quiesced), so unhashing is enough.
+ */
+void r5g_cache_forget(struct r5g_conf *conf)
+{
+	struct r5g_stripe *sh;
+
+	spin_lock_irq(&conf->cache_lock);
+	WARN_ON_ONCE(!conf->quiesce || conf->active_stripes);
+	list_for_each_entry(sh, &conf->inactive, lru)
+		hlist_del_init(&sh->hash);
+	spin_unlock_irq(&conf->cache_lock);
+}
+
+/*
+ * True when no stripe of geometry @gen at member sectors [@lo, @hi) has
+ * work queued or in flight. Called with cache_lock held.
+ */
+bool r5g_stripes_idle(struct r5g_conf *conf, sector_t lo, sector_t hi,
+		      int gen)
+{
+	struct r5g_stripe *sh;
+	sector_t s;
+
+	lockdep_assert_held(&conf->cache_lock);
+	for (s = round_down(lo, R5G_STRIPE_SECTORS); s < hi;
+	     s += R5G_STRIPE_SECTORS)
+		hlist_for_each_entry(sh, r5g_hash(conf, s, gen), hash)
+			if (sh->sector == s && sh->gen == gen &&
+			    (sh->count || test_bit(R5G_S_HANDLE, &sh->state) ||
+			     test_bit(R5G_S_BLOCKED, &sh->state)))
+				return false;
+	return true;
 }
 
 int r5g_active_stripes(struct r5g_conf *conf)
@@ -599,7 +611,8 @@ static bool r5g_submit(struct r5g_stripe *sh, int i, bool write,
 	dev->io_rdev = rdev;
 	bio_init(dev->bio, rdev->bdev, dev->bio->bi_inline_vecs, 1,
 		 (write ? REQ_OP_WRITE | extra : REQ_OP_READ));
-	dev->bio->bi_iter.bi_sector = sh->sector + rdev->data_offset;
+	dev->bio->bi_iter.bi_sector = sh->sector +
+				      r5g_data_offset(conf, rdev, sh->gen);
 	dev->bio->bi_end_io = r5g_end_io;
 	dev->bio->bi_private = sh;
 	__bio_add_page(dev->bio, dev->page, PAGE_SIZE, 0);
@@ -1222,10 +1235,10 @@ static void r5g_attach(struct r5g_conf *conf, struct r5g_stripe *sh, int i,
  * Queue @bio on every stripe it touches, stripe by stripe, so that each
  * stripe gets all of the bio's blocks at once.
  */
-static void r5g_stripe_path(struct r5g_conf *conf, struct bio *bio,
+static void r5g_stripe_path(struct r5g_conf *conf, struct bio *bio, int gen,
 			    unsigned int flags)
 {
-	const struct r5g_geo *g = &conf->geo[R5G_GEO_CUR];
+	const struct r5g_geo *g = &conf->geo[gen];
 	bool write = op_is_write(bio_op(bio));
 	unsigned int shift = ilog2(g->chunk_sectors);
 	sector_t cs = g->chunk_sectors;
@@ -1255,8 +1268,8 @@ static void r5g_stripe_path(struct r5g_conf *conf, struct bio *bio,
 			struct r5g_stripe *sh;
 			int k;
 
-			sh = r5g_get_stripe(conf, (row << shift) + off,
-					    R5G_GEO_CUR, flags);
+			sh = r5g_get_stripe(conf, (row << shift) + off, gen,
+					    flags);
 			for (k = 0; k < g->data_disks; k++) {
 				sector_t blk = row_lo + ((sector_t)k << shift) +
 					       off;
@@ -1315,7 +1328,7 @@ void r5g_retry_work(struct work_struct *work)
 		spin_unlock_irq(&conf->cache_lock);
 		if (!bio)
 			break;
-		r5g_stripe_path(conf, bio, R5G_GET_RETRY);
+		r5g_stripe_path(conf, bio, R5G_GEO_CUR, R5G_GET_RETRY);
 		bio_endio(bio);
 		spin_lock_irq(&conf->cache_lock);
 		if (!--conf->aligned_reads)
@@ -1408,13 +1421,22 @@ bool r5g_make_request(struct mddev *mddev, struct bio *bio)
 		md_account_bio(mddev, &bio);
 		if (r5g_read_one_chunk(conf, bio))
 			return true;
-		r5g_stripe_path(conf, bio, 0);
+		r5g_stripe_path(conf, bio, R5G_GEO_CUR, 0);
 		bio_endio(bio);
 		return true;
 	}
 
-	md_account_bio(mddev, &bio);
-	r5g_stripe_path(conf, bio, 0);
+	if (READ_ONCE(conf->reshape_progress) != MaxSector) {
+		/* pick the geometry; may wait, may split off the rest */
+		int epoch, gen = r5g_reshape_route(conf, &bio, &epoch);
+
+		md_account_bio(mddev, &bio);
+		r5g_stripe_path(conf, bio, gen, 0);
+		r5g_reshape_route_done(conf, epoch);
+	} else {
+		md_account_bio(mddev, &bio);
+		r5g_stripe_path(conf, bio, R5G_GEO_CUR, 0);
+	}
 	bio_endio(bio);
 	if (write)
 		md_write_end(mddev);
@@ -1432,6 +1454,8 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 	bool still_degraded = false;
 	int i;
 
+	if (test_bit(MD_RECOVERY_RESHAPE, &mddev->recovery))
+		return r5g_reshape_request(mddev, sector_nr, skipped);
 	if (test_bit(MD_RECOVERY_SYNC, &mddev->recovery))
 		max = mddev->resync_max_sectors;
 	else
@@ -1496,7 +1520,8 @@ void r5g_quiesce(struct mddev *mddev, int quiesce)
 		conf->quiesce = 1;
 		wait_event_lock_irq(conf->wait_stripe,
 				    !conf->active_stripes &&
-				    !conf->aligned_reads,
+				    !conf->aligned_reads &&
+				    !conf->reshape_steps,
 				    conf->cache_lock);
 	} else {
 		conf->quiesce = 0;

@@ -220,19 +220,6 @@ static int r5g_resize(struct mddev *mddev, sector_t sectors)
 	return 0;
 }
 
-/*---- Reshape (issue 4): refused until the reshape engine lands ----*/
-
-static int r5g_check_reshape(struct mddev *mddev)
-{
-	if (mddev->delta_disks == 0 &&
-	    mddev->new_layout == mddev->layout &&
-	    mddev->new_chunk_sectors == mddev->chunk_sectors)
-		return 0;
-	pr_warn("md/raid:%s: reshape is not supported by r5grow yet\n",
-		mdname(mddev));
-	return -EOPNOTSUPP;
-}
-
 /*---- Array start and stop ----*/
 
 static bool r5g_layout_ok(struct mddev *mddev, int layout, int chunk)
@@ -252,6 +239,8 @@ static bool r5g_layout_ok(struct mddev *mddev, int layout, int chunk)
 
 static void r5g_free_conf(struct r5g_conf *conf)
 {
+	cancel_work_sync(&conf->ckpt_work);
+	r5g_reshape_free(conf);
 	r5g_io_exit(conf);
 	kfree(conf->disks);
 	kfree(conf);
@@ -288,13 +277,10 @@ static int r5g_check_features(struct mddev *mddev)
 			mdname(mddev));
 		return -EOPNOTSUPP;
 	}
-	if (mddev->reshape_position != MaxSector || mddev->delta_disks ||
-	    mddev->new_level != mddev->level ||
-	    mddev->new_layout != mddev->layout ||
-	    mddev->new_chunk_sectors != mddev->chunk_sectors) {
-		pr_warn("md/raid:%s: a reshape is pending and reshape is not supported by r5grow yet\n",
+	if (mddev->reshape_position == MaxSector && r5g_reshape_pending(mddev)) {
+		pr_warn("md/raid:%s: a geometry change is pending without a recorded reshape position\n",
 			mdname(mddev));
-		return -EOPNOTSUPP;
+		return -EINVAL;
 	}
 	if (mddev->raid_disks < 2) {
 		pr_warn("md/raid:%s: RAID-5 needs at least 2 devices, not %d\n",
@@ -323,7 +309,7 @@ static struct r5g_conf *r5g_setup_conf(struct mddev *mddev)
 	INIT_LIST_HEAD(&conf->blocked_list);
 	bio_list_init(&conf->retry_list);
 	init_waitqueue_head(&conf->wait_stripe);
-	conf->reshape_progress = MaxSector;
+	r5g_reshape_init(conf);
 	conf->recovery_disabled = mddev->recovery_disabled - 1;
 
 	g = &conf->geo[R5G_GEO_CUR];
@@ -358,6 +344,11 @@ static struct r5g_conf *r5g_setup_conf(struct mddev *mddev)
 			mdname(mddev));
 		goto out_free_conf;
 	}
+	if (mddev->reshape_position != MaxSector) {
+		err = r5g_reshape_resume(mddev, conf);
+		if (err)
+			goto out_free_conf;
+	}
 	return conf;
 
 out_free_conf:
@@ -367,7 +358,7 @@ out_free_conf:
 
 static const struct attribute_group r5g_attrs_group;
 
-static void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf)
+void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf)
 {
 	const struct r5g_geo *g = &conf->geo[R5G_GEO_CUR];
 	unsigned int chunk = g->chunk_sectors << SECTOR_SHIFT;
@@ -548,9 +539,54 @@ static ssize_t r5g_stripe_cache_active_show(struct mddev *mddev, char *page)
 static struct md_sysfs_entry r5g_stripe_cache_active =
 	__ATTR(stripe_cache_active, 0444, r5g_stripe_cache_active_show, NULL);
 
+static ssize_t r5g_ckpt_ms_show(struct mddev *mddev, char *page)
+{
+	struct r5g_conf *conf;
+	ssize_t ret = 0;
+
+	spin_lock(&mddev->lock);
+	conf = mddev->private;
+	if (conf)
+		ret = sysfs_emit(page, "%u\n", READ_ONCE(conf->ckpt_ms));
+	spin_unlock(&mddev->lock);
+	return ret;
+}
+
+/* Milliseconds between time-based reshape checkpoints. */
+static ssize_t r5g_ckpt_ms_store(struct mddev *mddev, const char *page,
+				 size_t len)
+{
+	struct r5g_conf *conf;
+	unsigned int ms;
+	int err;
+
+	if (len >= PAGE_SIZE || kstrtouint(page, 10, &ms))
+		return -EINVAL;
+	if (ms < R5G_CKPT_MS_MIN || ms > R5G_CKPT_MS_MAX) {
+		pr_warn("md/raid:%s: reshape_checkpoint_ms must be between %d and %d\n",
+			mdname(mddev), R5G_CKPT_MS_MIN, R5G_CKPT_MS_MAX);
+		return -ERANGE;
+	}
+	err = mddev_lock(mddev);
+	if (err)
+		return err;
+	conf = mddev->private;
+	if (conf)
+		WRITE_ONCE(conf->ckpt_ms, ms);
+	else
+		err = -ENODEV;
+	mddev_unlock(mddev);
+	return err ?: len;
+}
+
+static struct md_sysfs_entry r5g_ckpt_ms =
+	__ATTR(reshape_checkpoint_ms, 0644, r5g_ckpt_ms_show,
+	       r5g_ckpt_ms_store);
+
 static struct attribute *r5g_attrs[] = {
 	&r5g_stripe_cache_size.attr,
 	&r5g_stripe_cache_active.attr,
+	&r5g_ckpt_ms.attr,
 	NULL,
 };
 
@@ -577,6 +613,8 @@ static struct md_personality r5g_personality = {
 	.resize		= r5g_resize,
 	.size		= r5g_size,
 	.check_reshape	= r5g_check_reshape,
+	.start_reshape	= r5g_start_reshape,
+	.finish_reshape	= r5g_finish_reshape,
 	.quiesce	= r5g_quiesce,
 };
 
