@@ -26,13 +26,14 @@
  *
  * Where the new geometry goes: every member's data moves back by D
  * sectors (new_data_offset = data_offset - D, D >= c; from mdadm if it
- * set new_offset, else chosen here from the free space before the data).
+ * set new_offset, else one chunk, which leaves room for later grows).
  * New row q then overwrites, on an old member, only old rows below
  * q + 1 - D/c. A step writing new rows below q1 needs those old rows to
  * be wholly below C: C >= (q1 - D/c) * c * od. If C is short, the step
- * waits for the steps in flight, checkpoints at P and goes on; with at
- * most D/c new rows per step this always suffices, so there is no
- * critical section and no backup. Metadata without room before the
+ * waits for the steps in flight, checkpoints at P and goes on; a step
+ * from new row q0 holds at most D/c + q0 * (nd - od) / od rows, so this
+ * always suffices: there is no critical section and no backup. Steps
+ * start at D/c rows and grow as the reshape moves away from the start. Metadata without room before the
  * data (0.90, 1.0) cannot move its offset: such grows are refused.
  *
  * A step (one sync_request call) copies up to rs->max_nrows new rows:
@@ -309,9 +310,7 @@ static int r5g_reshape_alloc(struct r5g_conf *conf, const struct r5g_geo *og,
 	rs->cpp = c >> (PAGE_SHIFT - SECTOR_SHIFT);
 	rs->odisks = og->raid_disks;
 	nrows = max_t(sector_t, 1, R5G_RS_SECTORS / r5g_row_len(ng));
-	/* never more new rows than the offset move covers */
-	nrows = min_t(sector_t, nrows, div64_u64(conf->offset_delta, c));
-	rs->max_nrows = max(nrows, 1);
+	rs->max_nrows = nrows;
 	rs->max_orows = DIV_ROUND_UP(rs->max_nrows * ng->data_disks,
 				     og->data_disks) + 1;
 	nsrc = rs->odisks * rs->max_orows * rs->cpp;
@@ -631,11 +630,19 @@ static void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
 {
 	const struct r5g_geo *og = &conf->geo[R5G_GEO_PREV];
 	const struct r5g_geo *ng = &conf->geo[R5G_GEO_CUR];
-	sector_t rows = r5g_rows(conf), oend;
+	sector_t rows = r5g_rows(conf), oend, safe;
 
 	st->lo = lo;
 	st->nrow = div64_u64(lo, r5g_row_len(ng));
+	/*
+	 * With C = P = lo, new rows below nrow + D/c + nrow * (nd - od) / od
+	 * overwrite only checkpointed old rows (see the top).
+	 */
+	safe = div64_u64(conf->offset_delta, ng->chunk_sectors) +
+	       div64_u64(st->nrow * (ng->data_disks - og->data_disks),
+			 og->data_disks);
 	st->nrows = min_t(sector_t, conf->rs->max_nrows, rows - st->nrow);
+	st->nrows = min_t(sector_t, st->nrows, max_t(sector_t, safe, 1));
 	st->hi = lo + st->nrows * r5g_row_len(ng);
 	st->orow = div64_u64(lo, r5g_row_len(og));
 	oend = min(DIV64_U64_ROUND_UP(st->hi, r5g_row_len(og)), rows);
@@ -938,7 +945,8 @@ static int r5g_pick_offsets(struct mddev *mddev, struct r5g_conf *conf,
 			}
 			room = rdev->data_offset - rdev->new_data_offset;
 		} else {
-			room = round_down(r5g_room(mddev, rdev), c);
+			/* one chunk: leaves room for later grows */
+			room = r5g_room(mddev, rdev) >= c ? c : 0;
 		}
 		d = min(d, room);
 	}
