@@ -78,6 +78,9 @@ struct r5g_rstep {
 	bool busy;		/* sent, not yet retired; cache_lock */
 	bool done;		/* writes ended, waits for its turn; cache_lock */
 	bool writing;		/* the bios in flight are writes */
+	bool retire;		/* the writes end the step (else: complete) */
+	bool quiet;		/* not counted with md (critical section) */
+	blk_opf_t extra;	/* added to the op of the writes */
 	struct completion reads;
 	unsigned long *bad;	/* old members whose read failed */
 	struct page **src;	/* [old member][max_orows * cpp] */
@@ -369,9 +372,10 @@ static void r5g_step_retire(struct r5g_rstep *st)
 		s->busy = false;
 		s->done = false;
 		conf->reshape_steps--;
-		md_done_sync(conf->mddev,
-			     (sector_t)s->nrows *
-			     conf->geo[R5G_GEO_CUR].chunk_sectors, 1);
+		if (!s->quiet)
+			md_done_sync(conf->mddev,
+				     (sector_t)s->nrows *
+				     conf->geo[R5G_GEO_CUR].chunk_sectors, 1);
 		moved = true;
 		i = -1;		/* the other step may be next */
 	}
@@ -400,7 +404,7 @@ static void r5g_step_end_io(struct bio *bio)
 	bio_put(bio);
 	if (!atomic_dec_and_test(&st->pending))
 		return;
-	if (st->writing)
+	if (st->writing && st->retire)
 		r5g_step_retire(st);
 	else
 		complete(&st->reads);
@@ -415,7 +419,7 @@ static bool r5g_step_chunk(struct r5g_rstep *st, int disk, sector_t sector,
 			   struct page **pages, int n)
 {
 	struct r5g_conf *conf = st->conf;
-	blk_opf_t op = st->writing ? REQ_OP_WRITE : REQ_OP_READ;
+	blk_opf_t op = st->writing ? REQ_OP_WRITE | st->extra : REQ_OP_READ;
 	struct md_rdev *rdev;
 	sector_t off;
 
@@ -586,6 +590,8 @@ static void r5g_step_write(struct r5g_rstep *st)
 	}
 
 	st->writing = true;
+	st->retire = true;
+	st->extra = 0;
 	atomic_set(&st->pending, 1);
 	for (q = 0; q < st->nrows; q++) {
 		sector_t row = st->nrow + q;
@@ -626,7 +632,7 @@ static bool r5g_steps_idle(struct r5g_conf *conf)
 
 /* Plan the step starting at array sector @lo. */
 static void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
-			  sector_t lo)
+			  sector_t lo, sector_t limit)
 {
 	const struct r5g_geo *og = &conf->geo[R5G_GEO_PREV];
 	const struct r5g_geo *ng = &conf->geo[R5G_GEO_CUR];
@@ -643,11 +649,13 @@ static void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
 			 og->data_disks);
 	st->nrows = min_t(sector_t, conf->rs->max_nrows, rows - st->nrow);
 	st->nrows = min_t(sector_t, st->nrows, max_t(sector_t, safe, 1));
+	st->nrows = min_t(sector_t, st->nrows, limit);
 	st->hi = lo + st->nrows * r5g_row_len(ng);
 	st->orow = div64_u64(lo, r5g_row_len(og));
 	oend = min(DIV64_U64_ROUND_UP(st->hi, r5g_row_len(og)), rows);
 	st->orows = oend > st->orow ? oend - st->orow : 0;
 	st->done = false;
+	st->quiet = false;
 }
 
 /*
@@ -832,7 +840,7 @@ sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
 
 	st = &rs->step[rs->next];
 	wait_event(conf->wait_reshape, !READ_ONCE(st->busy));
-	r5g_step_plan(conf, st, rs->issued);
+	r5g_step_plan(conf, st, rs->issued, rs->max_nrows);
 	if (r5g_step_safe(conf, st))
 		return 0;
 	r5g_step_open(conf, st);
@@ -925,9 +933,8 @@ static int r5g_pick_offsets(struct mddev *mddev, struct r5g_conf *conf,
 		if (rdev->new_data_offset != rdev->data_offset)
 			given = true;
 	if (resume && !given) {
-		pr_warn("md/raid:%s: the recorded reshape keeps the data offset in place; only reshapes that move it back can resume\n",
-			mdname(mddev));
-		return -EINVAL;
+		conf->offset_delta = 0;
+		return 0;
 	}
 	rdev_for_each(rdev, mddev) {
 		sector_t room;
@@ -950,13 +957,16 @@ static int r5g_pick_offsets(struct mddev *mddev, struct r5g_conf *conf,
 		}
 		d = min(d, room);
 	}
-	if (d == MaxSector || d < c) {
-		pr_warn("md/raid:%s: cannot grow: the data offset must move back by at least one chunk (%llu sectors) and there is room for %llu; 0.90 and 1.0 metadata cannot grow yet\n",
-			mdname(mddev), (unsigned long long)c,
-			(unsigned long long)(d == MaxSector ? 0 : d));
-		return -ENOSPC;
+	if (d == MaxSector)
+		d = 0;
+	if (given && d < c) {
+		pr_warn("md/raid:%s: cannot grow: new_offset moves the data back by %llu sectors, less than one chunk (%llu)\n",
+			mdname(mddev), (unsigned long long)d,
+			(unsigned long long)c);
+		return -EINVAL;
 	}
-	conf->offset_delta = d;
+	/* no room to move: the offset stays, with a critical section */
+	conf->offset_delta = d < c ? 0 : d;
 	return 0;
 }
 
@@ -970,6 +980,218 @@ static void r5g_set_offsets(struct mddev *mddev, struct r5g_conf *conf)
 		    r5g_room(mddev, rdev) >= conf->offset_delta)
 			rdev->new_data_offset = rdev->data_offset -
 						conf->offset_delta;
+}
+
+/*---- The critical section: grows that keep the data offset ----*/
+
+/*
+ * mdadm's backup superblock ("md_backup_data-1"): mdadm --assemble looks
+ * for it at member sector data_offset + size - 8 of the new members when
+ * a recorded grow is still in its critical section, writes the backed-up
+ * array sectors in the new geometry and records the position
+ * arraystart + length. All sizes in sectors.
+ */
+struct r5g_bsb {
+	char magic[16];
+	u8 set_uuid[16];
+	__le64 mtime;
+	__le64 devstart;	/* where the data is, on the same member */
+	__le64 arraystart;
+	__le64 length;
+	__le32 sb_csum;
+	__le32 pad1;
+	__le64 devstart2;
+	__le64 arraystart2;
+	__le64 length2;
+	__le32 sb_csum2;
+	u8 pad[412];
+} __packed;
+
+/* mdadm's checksum of the header: its first byte, shifted in @len times. */
+static __le32 r5g_bsb_csum(const void *buf, int len)
+{
+	const u8 *b = buf;
+	u32 csum = 0;
+	int i;
+
+	for (i = 0; i < len; i++)
+		csum = (csum << 3) + b[0];
+	return cpu_to_le32(csum);
+}
+
+/*
+ * End of the critical section (array sectors): new row q overwrites old
+ * row q in place, which is safe once (q + 1) * od <= q * nd. It is also
+ * at least the end mdadm computes (it walks chunk by chunk until the old
+ * row of the new data lies above it), so that mdadm --assemble never asks
+ * for a backup after we dropped it.
+ */
+static sector_t r5g_critical_end(struct r5g_conf *conf)
+{
+	const struct r5g_geo *og = &conf->geo[R5G_GEO_PREV];
+	const struct r5g_geo *ng = &conf->geo[R5G_GEO_CUR];
+	sector_t c = ng->chunk_sectors, len = r5g_row_len(ng);
+	int od = og->data_disks, nd = ng->data_disks;
+	sector_t mine = DIV_ROUND_UP(od, nd - od) * len;
+	sector_t n = 0, last, o;
+
+	do {
+		n += c;
+		last = n * nd;
+		o = round_down(div_u64(last, od), c);
+	} while (n >= o);
+	return max(mine, roundup(last, len));
+}
+
+/* Write one page to every new member at @sector of the new geometry. */
+static void r5g_write_new_members(struct r5g_rstep *st, int from, int to,
+				  sector_t sector, struct page **pages, int n,
+				  blk_opf_t extra)
+{
+	int j;
+
+	st->writing = true;
+	st->retire = false;
+	st->extra = extra;
+	reinit_completion(&st->reads);
+	atomic_set(&st->pending, 1);
+	for (j = from; j < to; j++)
+		r5g_step_chunk(st, j, sector, pages, n);
+	if (!atomic_dec_and_test(&st->pending))
+		wait_for_completion(&st->reads);
+}
+
+/* Read the old rows of one new row and rebuild a missing member. */
+static int r5g_read_row(struct r5g_conf *conf, struct r5g_rstep *st,
+			sector_t lo)
+{
+	int bad;
+
+	r5g_step_plan(conf, st, lo, 1);
+	r5g_step_read(st);
+	bad = bitmap_weight(st->bad, conf->rs->odisks);
+	if (bad > 1)
+		return -EIO;
+	if (bad)
+		r5g_step_rebuild(st, find_first_bit(st->bad, conf->rs->odisks));
+	return 0;
+}
+
+/*
+ * Back up array sectors [0, @end) to the tail of every new member and
+ * write the header mdadm looks for. The array is suspended.
+ */
+static int r5g_backup(struct mddev *mddev, struct r5g_conf *conf,
+		      sector_t end, int old, int new)
+{
+	const struct r5g_geo *ng = &conf->geo[R5G_GEO_CUR];
+	struct r5g_rstep *st = &conf->rs->step[0];
+	int cpp = conf->rs->cpp;
+	sector_t c = ng->chunk_sectors, tail = mddev->dev_sectors - 8 - end;
+	struct page **zeros, *hdr;
+	struct r5g_bsb *bsb;
+	sector_t lo;
+	int j, k, err;
+
+	zeros = kmalloc_array(cpp, sizeof(*zeros), GFP_KERNEL);
+	hdr = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!zeros || !hdr) {
+		kfree(zeros);
+		if (hdr)
+			__free_page(hdr);
+		return -ENOMEM;
+	}
+	for (k = 0; k < cpp; k++)
+		zeros[k] = ZERO_PAGE(0);
+	for (lo = 0; lo < end; lo += r5g_row_len(ng)) {
+		err = r5g_read_row(conf, st, lo);
+		if (err)
+			goto out_free;
+		st->writing = true;
+		st->retire = false;
+		st->extra = 0;
+		reinit_completion(&st->reads);
+		atomic_set(&st->pending, 1);
+		for (k = 0; k < ng->data_disks; k++) {
+			struct page **ch = r5g_new_chunk(st, st->nrow, k);
+
+			for (j = old; j < new; j++)
+				r5g_step_chunk(st, j, tail + lo + k * c,
+					       ch ?: zeros, cpp);
+		}
+		if (!atomic_dec_and_test(&st->pending))
+			wait_for_completion(&st->reads);
+	}
+
+	bsb = page_address(hdr);
+	memcpy(bsb->magic, "md_backup_data-1", 16);
+	memcpy(bsb->set_uuid, mddev->uuid, 16);
+	bsb->mtime = cpu_to_le64(ktime_get_real_seconds());
+	/* the new members keep their offset: data_offset is the same */
+	bsb->devstart = cpu_to_le64(tail);
+	bsb->arraystart = 0;
+	bsb->length = cpu_to_le64(end);
+	bsb->sb_csum = r5g_bsb_csum(bsb, offsetof(struct r5g_bsb, sb_csum));
+	r5g_write_new_members(st, old, new, mddev->dev_sectors - 8, &hdr, 1,
+			      REQ_PREFLUSH | REQ_FUA);
+	err = 0;
+out_free:
+	kfree(zeros);
+	__free_page(hdr);
+	return err;
+}
+
+/*
+ * A grow that keeps the data offset overwrites old rows it has not
+ * recorded as copied during its first rows. Do those rows here, with the
+ * array suspended, in an order where a crash at any instant loses
+ * nothing: back up [0, end) to the new members' tails (which the new
+ * geometry only uses at the very end) in mdadm's backup format; record
+ * the reshape; copy the rows; record position @end; drop the backup.
+ * A crash before the reshape is recorded leaves the old array; after it,
+ * mdadm --assemble restores the backup and records @end.
+ */
+static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
+				int old, int new)
+{
+	struct r5g_rstep *st = &conf->rs->step[0];
+	sector_t end = r5g_critical_end(conf), lo;
+	struct page *zero[1] = { ZERO_PAGE(0) };
+	int err;
+
+	if (end + 8 > mddev->dev_sectors / 2) {
+		pr_warn("md/raid:%s: the devices are too small to back up the first %llu sectors\n",
+			mdname(mddev), (unsigned long long)end);
+		return -ENOSPC;
+	}
+	err = r5g_backup(mddev, conf, end, old, new);
+	if (err)
+		return err;
+	md_update_sb(mddev, 1);
+
+	for (lo = 0; lo < end; lo = st->hi) {
+		if (r5g_read_row(conf, st, lo))
+			pr_crit("md/raid:%s: critical section unreadable at array sector %llu; mdadm --assemble restores the backup\n",
+				mdname(mddev), (unsigned long long)lo);
+		spin_lock_irq(&conf->cache_lock);
+		st->busy = true;
+		st->quiet = true;
+		conf->reshape_steps++;
+		spin_unlock_irq(&conf->cache_lock);
+		r5g_step_write(st);
+		wait_event(conf->wait_reshape, !READ_ONCE(st->busy));
+	}
+
+	mddev->reshape_position = end;
+	md_update_sb(mddev, 1);
+	spin_lock_irq(&conf->cache_lock);
+	conf->reshape_safe = end;
+	spin_unlock_irq(&conf->cache_lock);
+	r5g_write_new_members(st, old, new, mddev->dev_sectors - 8, zero, 1,
+			      REQ_FUA);
+	pr_info("md/raid:%s: critical section of %llu sectors done\n",
+		mdname(mddev), (unsigned long long)end);
+	return 0;
 }
 
 int r5g_check_reshape(struct mddev *mddev)
@@ -1033,6 +1255,32 @@ static int r5g_count_spares(struct mddev *mddev)
 		    !test_bit(Journal, &rdev->flags))
 			n++;
 	return n;
+}
+
+/* Undo the start of a reshape that wrote nothing; array suspended. */
+static void r5g_unstart(struct mddev *mddev, struct r5g_conf *conf,
+			const struct r5g_geo *og, int old)
+{
+	struct md_rdev *rdev;
+
+	spin_lock_irq(&conf->cache_lock);
+	WRITE_ONCE(conf->reshape_progress, MaxSector);
+	conf->reshape_window = MaxSector;
+	conf->reshape_safe = MaxSector;
+	conf->geo[R5G_GEO_CUR] = *og;
+	mddev->raid_disks = old;
+	mddev->reshape_position = MaxSector;
+	spin_unlock_irq(&conf->cache_lock);
+	rdev_for_each(rdev, mddev) {
+		rdev->new_data_offset = rdev->data_offset;
+		if (rdev->raid_disk >= old) {
+			RCU_INIT_POINTER(conf->disks[rdev->raid_disk].rdev,
+					 NULL);
+			rdev->raid_disk = -1;
+			clear_bit(In_sync, &rdev->flags);
+		}
+	}
+	mddev->degraded = r5g_calc_degraded(conf);
 }
 
 int r5g_start_reshape(struct mddev *mddev)
@@ -1103,6 +1351,15 @@ int r5g_start_reshape(struct mddev *mddev)
 	mddev->reshape_position = 0;
 	mddev->degraded = r5g_calc_degraded(conf);
 	spin_unlock_irq(&conf->cache_lock);
+	if (!conf->offset_delta) {
+		err = r5g_critical_section(mddev, conf, old, new);
+		if (err) {
+			r5g_unstart(mddev, conf, &og, old);
+			mddev_resume(mddev);
+			r5g_reshape_free(conf);
+			return err;
+		}
+	}
 	mddev_resume(mddev);
 
 	rdev_for_each(rdev, mddev)
@@ -1118,33 +1375,12 @@ int r5g_start_reshape(struct mddev *mddev)
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	mddev->sync_thread = md_register_thread(md_do_sync, mddev, "reshape");
 	if (!mddev->sync_thread) {
-		/* nothing was written yet: put everything back */
+		/* md_check_recovery() starts it again from the position */
 		mddev->recovery = 0;
-		mddev_suspend(mddev);
-		spin_lock_irq(&conf->cache_lock);
-		WRITE_ONCE(conf->reshape_progress, MaxSector);
-		conf->reshape_window = MaxSector;
-		conf->reshape_safe = MaxSector;
-		conf->geo[R5G_GEO_CUR] = og;
-		mddev->raid_disks = old;
-		mddev->reshape_position = MaxSector;
-		spin_unlock_irq(&conf->cache_lock);
-		rdev_for_each(rdev, mddev) {
-			rdev->new_data_offset = rdev->data_offset;
-			if (rdev->raid_disk >= old) {
-				RCU_INIT_POINTER(conf->disks[rdev->raid_disk].rdev,
-						 NULL);
-				sysfs_unlink_rdev(mddev, rdev);
-				rdev->raid_disk = -1;
-				clear_bit(In_sync, &rdev->flags);
-			}
-		}
-		mddev->degraded = r5g_calc_degraded(conf);
-		mddev_resume(mddev);
-		r5g_reshape_free(conf);
-		pr_warn("md/raid:%s: cannot start the reshape thread\n",
+		set_bit(MD_RECOVERY_NEEDED, &mddev->recovery);
+		pr_warn("md/raid:%s: cannot start the reshape thread now\n",
 			mdname(mddev));
-		return -EAGAIN;
+		return 0;
 	}
 	conf->ckpt_time = jiffies;
 	md_wakeup_thread(mddev->sync_thread);
@@ -1187,6 +1423,11 @@ int r5g_reshape_resume(struct mddev *mddev, struct r5g_conf *conf)
 	err = r5g_pick_offsets(mddev, conf, old, true);
 	if (err)
 		return err;
+	if (!conf->offset_delta && pos < r5g_critical_end(conf)) {
+		pr_warn("md/raid:%s: reshape_position %llu is inside the critical section: let mdadm --assemble restore its backup first\n",
+			mdname(mddev), (unsigned long long)pos);
+		return -EINVAL;
+	}
 	err = r5g_reshape_alloc(conf, og, ng);
 	if (err)
 		return err;
