@@ -33,8 +33,13 @@
  * waits for the steps in flight, checkpoints at P and goes on; a step
  * from new row q0 holds at most D/c + q0 * (nd - od) / od rows, so this
  * always suffices: there is no critical section and no backup. Steps
- * start at D/c rows and grow as the reshape moves away from the start. Metadata without room before the
- * data (0.90, 1.0) cannot move its offset: such grows are refused.
+ * start at D/c rows and grow as the reshape moves away from the start.
+ *
+ * Metadata without room before the data (0.90, 1.0, or 1.x after many
+ * grows) keeps D = 0. Then the first new rows overwrite old rows not yet
+ * recorded as copied: that critical section is done inside
+ * start_reshape with the array suspended, backed up first to the new
+ * members in mdadm's backup format (see r5g_critical_section()).
  *
  * A step (one sync_request call) copies up to rs->max_nrows new rows:
  * it sets W, waits for the requests that routed before (two-epoch
@@ -53,6 +58,7 @@
  * position that relies on it.
  */
 #include <linux/bio.h>
+#include <linux/delay.h>
 #include <linux/blkdev.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
@@ -67,6 +73,24 @@
 #define R5G_RS_STEPS		2		/* steps in flight */
 #define R5G_RS_SECTORS		(4096 * 2)	/* array data per step, about */
 #define R5G_CKPT_MS		1000		/* default checkpoint interval */
+
+/*
+ * Fault-injection hook for the power-cut tests: pause this long at each
+ * stage of the critical section, after saying which stage it is.
+ */
+static unsigned int crit_pause_ms;
+module_param(crit_pause_ms, uint, 0644);
+MODULE_PARM_DESC(crit_pause_ms, "test hook: pause at each critical-section stage (ms)");
+
+static void r5g_crit_stage(struct mddev *mddev, const char *stage)
+{
+	unsigned int ms = READ_ONCE(crit_pause_ms);
+
+	if (!ms)
+		return;
+	pr_info("md/raid:%s: critical section: %s\n", mdname(mddev), stage);
+	msleep(ms);
+}
 
 /* One step: new rows [nrow, nrow + nrows), read from old rows. */
 struct r5g_rstep {
@@ -897,7 +921,7 @@ static int r5g_reshape_supported(struct mddev *mddev)
 		return -EINVAL;
 	}
 	if (mddev->bitmap) {
-		pr_warn("md/raid:%s: cannot grow with a write-intent bitmap; remove it first (mdadm --grow --bitmap=none)\n",
+		pr_warn("md/raid:%s: cannot grow with a write-intent bitmap; remove it first\n",
 			mdname(mddev));
 		return -EBUSY;
 	}
@@ -944,7 +968,7 @@ static int r5g_pick_offsets(struct mddev *mddev, struct r5g_conf *conf,
 			continue;
 		if (given) {
 			if (rdev->new_data_offset >= rdev->data_offset) {
-				pr_warn("md/raid:%s: %pg: new_offset %llu is not below data_offset %llu; only a backward move is supported\n",
+				pr_warn("md/raid:%s: %pg: new_offset %llu is not below data_offset %llu\n",
 					mdname(mddev), rdev->bdev,
 					(unsigned long long)rdev->new_data_offset,
 					(unsigned long long)rdev->data_offset);
@@ -960,7 +984,7 @@ static int r5g_pick_offsets(struct mddev *mddev, struct r5g_conf *conf,
 	if (d == MaxSector)
 		d = 0;
 	if (given && d < c) {
-		pr_warn("md/raid:%s: cannot grow: new_offset moves the data back by %llu sectors, less than one chunk (%llu)\n",
+		pr_warn("md/raid:%s: new_offset moves the data back %llu sectors, less than a chunk (%llu)\n",
 			mdname(mddev), (unsigned long long)d,
 			(unsigned long long)c);
 		return -EINVAL;
@@ -986,7 +1010,8 @@ static void r5g_set_offsets(struct mddev *mddev, struct r5g_conf *conf)
 
 /*
  * mdadm's backup superblock ("md_backup_data-1"): mdadm --assemble looks
- * for it at member sector data_offset + size - 8 of the new members when
+ * for it at member sector data_offset + size - 8 of the new members, and
+ * for an identical copy 8 sectors before the backed-up data, when
  * a recorded grow is still in its critical section, writes the backed-up
  * array sectors in the new geometry and records the position
  * arraystart + length. All sizes in sectors.
@@ -1132,6 +1157,8 @@ static int r5g_backup(struct mddev *mddev, struct r5g_conf *conf,
 	bsb->arraystart = 0;
 	bsb->length = cpu_to_le64(end);
 	bsb->sb_csum = r5g_bsb_csum(bsb, offsetof(struct r5g_bsb, sb_csum));
+	/* a copy 4 KiB before the data, which mdadm checks too */
+	r5g_write_new_members(st, old, new, tail - 8, &hdr, 1, 0);
 	r5g_write_new_members(st, old, new, mddev->dev_sectors - 8, &hdr, 1,
 			      REQ_PREFLUSH | REQ_FUA);
 	err = 0;
@@ -1167,11 +1194,13 @@ static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
 	err = r5g_backup(mddev, conf, end, old, new);
 	if (err)
 		return err;
+	r5g_crit_stage(mddev, "backup written");
 	md_update_sb(mddev, 1);
+	r5g_crit_stage(mddev, "reshape recorded");
 
 	for (lo = 0; lo < end; lo = st->hi) {
 		if (r5g_read_row(conf, st, lo))
-			pr_crit("md/raid:%s: critical section unreadable at array sector %llu; mdadm --assemble restores the backup\n",
+			pr_crit("md/raid:%s: critical section unreadable at array sector %llu\n",
 				mdname(mddev), (unsigned long long)lo);
 		spin_lock_irq(&conf->cache_lock);
 		st->busy = true;
@@ -1182,8 +1211,10 @@ static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
 		wait_event(conf->wait_reshape, !READ_ONCE(st->busy));
 	}
 
+	r5g_crit_stage(mddev, "rows copied");
 	mddev->reshape_position = end;
 	md_update_sb(mddev, 1);
+	r5g_crit_stage(mddev, "end recorded");
 	spin_lock_irq(&conf->cache_lock);
 	conf->reshape_safe = end;
 	spin_unlock_irq(&conf->cache_lock);
@@ -1424,7 +1455,7 @@ int r5g_reshape_resume(struct mddev *mddev, struct r5g_conf *conf)
 	if (err)
 		return err;
 	if (!conf->offset_delta && pos < r5g_critical_end(conf)) {
-		pr_warn("md/raid:%s: reshape_position %llu is inside the critical section: let mdadm --assemble restore its backup first\n",
+		pr_warn("md/raid:%s: position %llu in the critical section: mdadm --assemble restores it\n",
 			mdname(mddev), (unsigned long long)pos);
 		return -EINVAL;
 	}
