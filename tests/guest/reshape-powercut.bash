@@ -1,0 +1,127 @@
+# shellcheck shell=bash
+# Power cuts during a grow (reshape-powercut*.host). Each trial is two
+# boots over the same disk images (guest/run --disk-dir):
+#   boot 1: create md0 (3 disks, chunk 64K, the given metadata), write the
+#           reference bytes (made on the host, copied in), optionally start
+#           iover random with a crash-safe journal on vde, start a grow to 4
+#           throttled to 2 MB/s a member, print the marker; QEMU is killed
+#           DELAY seconds after it;
+#   boot 2: mdadm --assemble --scan; the reshape resumes by itself and
+#           completes; size, raid_disks, every reference byte (and every
+#           acknowledged iover write), parity check.
+# Delays vary across trials (0 s: the very first stripes, then mid-way);
+# RESHAPE_TRIALS sets the number of trials, RESHAPE_BUDGET (seconds) stops
+# starting new ones once spent.
+# shellcheck source=tests/guest/reshape-host.bash
+. "$(dirname "${BASH_SOURCE[0]}")/reshape-host.bash"
+# shellcheck source=tests/guest/host-lib.bash
+. "$here/host-lib.bash"
+
+# The delays, in this order: the first RESHAPE_TRIALS of them (cycled).
+DELAYS=(0 6 3 0.3 9 1.5 4.5 12 0.8 7.5)
+
+cat >"$TEST_TMP/boot1.sh" <<'SCRIPT'
+# shellcheck source=tests/guest/reshape-lib.guest
+. /root/reshape-lib.guest
+must mdadm --create /dev/md0 --run --assume-clean --metadata="$META" \
+	--level=5 --raid-devices=3 --chunk=64 /dev/vda /dev/vdb /dev/vdc
+put_bytes /dev/md0 /root/ref.bin
+same_bytes /dev/md0 /root/ref.bin
+if [ "$WRITER" = 1 ]; then
+	must iover fill --journal /dev/vde --offset 24M --length 32M /dev/md0
+	iover random --journal /dev/vde --threads 2 --readers 1 --max-size 256K \
+		--seconds 600 --hot-follow /sys/block/md0/md/reshape_position \
+		/dev/md0 &
+	sleep 1
+fi
+sync
+must sysfs_set /sys/block/md0/md/sync_speed_max 2000
+grow_mdadm md0 4 /dev/vdd
+echo "R5G-CUT-NOW at reshape_position $(md_attr md0 reshape_position)"
+# Keep the console going (and show where the cut came).
+while :; do
+	echo "reshape_position $(md_attr md0 reshape_position)"
+	sleep 0.5
+done
+SCRIPT
+
+cat >"$TEST_TMP/boot2.sh" <<'SCRIPT'
+# shellcheck source=tests/guest/reshape-lib.guest
+. /root/reshape-lib.guest
+must mdadm --assemble --scan
+md=$(awk '/^md[0-9]+ : active/ { print $1; exit }' /proc/mdstat)
+[ -n "$md" ] || { cat /proc/mdstat; fail "mdadm --assemble --scan started no array"; }
+mbytes=$(member_bytes "$md")
+rd=$(md_attr "$md" raid_disks) at=$(md_attr "$md" reshape_position)
+say "$md assembled: raid_disks $rd, reshape_position $at, sync_action $(md_attr "$md" sync_action)"
+if [ "$at" = none ] && [ "$rd" = 3 ]; then
+	say "the cut came before the reshape reached the disks: the array is the old one"
+	want=3
+else
+	want=4
+	if [ "$WRITER" = 1 ] && [ "$at" != none ] && [ "$(personality)" = ours ]; then
+		# Reads across both geometries while the reshape resumes.
+		must iover verify --journal /dev/vde "/dev/$md"
+	fi
+	wait_idle "$md" 300
+fi
+check_grown "$md" "$want" "$mbytes"
+same_bytes "/dev/$md" /root/ref.bin
+say "$md: every reference byte intact"
+if [ "$WRITER" = 1 ]; then
+	must iover verify --journal /dev/vde "/dev/$md"
+	say "$md: every acknowledged write intact"
+fi
+check_parity "$md"
+must mdadm --stop "/dev/$md"
+SCRIPT
+
+# powercut_trials METADATA WRITER(0|1) DEFAULT-TRIALS
+powercut_trials() {
+	local meta=$1 writer=$2 trials=${RESHAPE_TRIALS:-$3} budget=${RESHAPE_BUDGET:-150}
+	local i delay dir opts start=$SECONDS rc console
+	head -c $((24 * 1048576)) /dev/urandom >"$TEST_TMP/ref.bin"
+	for ((i = 0; i < trials; i++)); do
+		if [ "$i" -gt 0 ] && [ $((SECONDS - start)) -ge "$budget" ]; then
+			say "time budget of $budget s spent after $i trials"
+			break
+		fi
+		delay=${DELAYS[i % ${#DELAYS[@]}]}
+		dir=$TEST_TMP/disks.$i
+		console=${TEST_LOGS:-$TEST_TMP}/reshape-powercut-$meta-w$writer-$pers-$i
+		opts=(--personality "$pers" --disks 5 --disk-size 32M --disk-dir "$dir"
+			--timeout 400 --file "$here/reshape-lib.guest" --file "$TEST_TMP/ref.bin"
+			--env "META=$meta" --env "WRITER=$writer")
+		"$GUEST_RUN" -q --log "$console.boot1" "${opts[@]}" \
+			--kill-after-marker R5G-CUT-NOW "$delay" "$TEST_TMP/boot1.sh" \
+			>"$TEST_TMP/last.out" 2>&1
+		rc=$?
+		if [ "$rc" = 1 ] && grep -q '^raidtest: script exited with status 77' "$console.boot1"; then
+			grep '^SKIP' "$console.boot1"
+			rm -rf "$TEST_TMP"
+			exit 77
+		fi
+		if [ "$rc" != 0 ]; then
+			say "FAILED: trial $i ($meta, cut $delay s into the grow): boot 1 status $rc"
+			cat "$TEST_TMP/last.out"
+			grep -v '^\[' "$console.boot1" | sed -n '/running script/,$p' | tail -n 20
+			failures=$((failures + 1))
+			continue
+		fi
+		say "trial $i: power cut $delay s into the grow, $(grep -a '^reshape_position' "$console.boot1" | tail -n1)"
+		"$GUEST_RUN" -q --log "$console.boot2" "${opts[@]}" "$TEST_TMP/boot2.sh" \
+			>"$TEST_TMP/last.out" 2>&1
+		rc=$?
+		grep -a '^== ' "$console.boot2" | sed 's/^/   /'
+		if [ "$rc" = 0 ]; then
+			say "ok: trial $i: resumed, completed, data and parity intact"
+		else
+			say "FAILED: trial $i ($meta, cut $delay s into the grow): boot 2 status $rc"
+			cat "$TEST_TMP/last.out"
+			grep -v '^\[' "$console.boot2" | sed -n '/running script/,$p' | tail -n 30
+			failures=$((failures + 1))
+		fi
+		rm -rf "$dir"
+	done
+	finish
+}
