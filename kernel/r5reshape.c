@@ -1174,7 +1174,7 @@ out_free:
  * array suspended, in an order where a crash at any instant loses
  * nothing: back up [0, end) to the new members' tails (which the new
  * geometry only uses at the very end) in mdadm's backup format; record
- * the reshape; copy the rows; record position @end; drop the backup.
+ * the reshape; copy the rows (and one more); record that; drop the backup.
  * A crash before the reshape is recorded leaves the old array; after it,
  * mdadm --assemble restores the backup and records @end.
  */
@@ -1182,9 +1182,18 @@ static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
 				int old, int new)
 {
 	struct r5g_rstep *st = &conf->rs->step[0];
-	sector_t end = r5g_critical_end(conf), lo;
+	sector_t end = r5g_critical_end(conf), lo, done;
 	struct page *zero[1] = { ZERO_PAGE(0) };
 	int err;
+
+	/*
+	 * Copy one row more than the backup holds and record that: mdadm's
+	 * 0.90 monitor backs up [0, end) too, and leaves that backup valid;
+	 * mdadm --assemble ignores it only once the position is past end.
+	 * The extra row overwrites only old rows whose data lies below end.
+	 */
+	done = min(end + r5g_row_len(&conf->geo[R5G_GEO_CUR]),
+		   r5g_new_end(conf));
 
 	if (end + 8 > mddev->dev_sectors / 2) {
 		pr_warn("md/raid:%s: the devices are too small to back up the first %llu sectors\n",
@@ -1198,7 +1207,7 @@ static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
 	md_update_sb(mddev, 1);
 	r5g_crit_stage(mddev, "reshape recorded");
 
-	for (lo = 0; lo < end; lo = st->hi) {
+	for (lo = 0; lo < done; lo = st->hi) {
 		if (r5g_read_row(conf, st, lo))
 			pr_crit("md/raid:%s: critical section unreadable at array sector %llu\n",
 				mdname(mddev), (unsigned long long)lo);
@@ -1212,11 +1221,11 @@ static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
 	}
 
 	r5g_crit_stage(mddev, "rows copied");
-	mddev->reshape_position = end;
+	mddev->reshape_position = done;
 	md_update_sb(mddev, 1);
 	r5g_crit_stage(mddev, "end recorded");
 	spin_lock_irq(&conf->cache_lock);
-	conf->reshape_safe = end;
+	conf->reshape_safe = done;
 	spin_unlock_irq(&conf->cache_lock);
 	r5g_write_new_members(st, old, new, mddev->dev_sectors - 8, zero, 1,
 			      REQ_FUA);
