@@ -105,6 +105,7 @@ struct r5g_rstep {
 	bool retire;		/* the writes end the step (else: complete) */
 	bool quiet;		/* not counted with md (critical section) */
 	blk_opf_t extra;	/* added to the op of the writes */
+	bool werr;		/* a write failed (critical section) */
 	struct completion reads;
 	unsigned long *bad;	/* old members whose read failed */
 	struct page **src;	/* [old member][max_orows * cpp] */
@@ -231,8 +232,9 @@ void r5g_reshape_route_done(struct r5g_conf *conf, int epoch)
 /*
  * Record P in the superblocks and wait until they are on disk. In the
  * sync thread the wait gives up when md interrupts the reshape (whoever
- * interrupts holds the lock md's superblock writer needs). Returns 0
- * when C == P at the time of the call.
+ * interrupts holds the lock md's superblock writer needs), elsewhere
+ * after a second (-EAGAIN: try again, with ckpt_mutex released between).
+ * Returns 0 when C == P at the time of the call.
  */
 static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 {
@@ -240,24 +242,31 @@ static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 	sector_t pos;
 
 	lockdep_assert_held(&conf->ckpt_mutex);
+	/* under cache_lock: never after the end switched the offsets */
 	spin_lock_irq(&conf->cache_lock);
 	pos = conf->reshape_progress;
-	spin_unlock_irq(&conf->cache_lock);
-	if (pos == MaxSector || pos <= READ_ONCE(conf->reshape_safe))
+	if (pos == MaxSector || pos <= conf->reshape_safe) {
+		spin_unlock_irq(&conf->cache_lock);
 		return 0;
-
+	}
 	mddev->reshape_position = pos;
+	spin_unlock_irq(&conf->cache_lock);
+
 	mddev->curr_resync_completed =
 		div_u64(pos, conf->geo[R5G_GEO_CUR].data_disks);
 	set_mask_bits(&mddev->sb_flags, 0,
 		      BIT(MD_SB_CHANGE_DEVS) | BIT(MD_SB_CHANGE_PENDING));
 	md_wakeup_thread(mddev->thread);
-	wait_event(mddev->sb_wait,
-		   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags) ||
-		   (sync_thread &&
-		    test_bit(MD_RECOVERY_INTR, &mddev->recovery)));
+	if (sync_thread)
+		wait_event(mddev->sb_wait,
+			   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags) ||
+			   test_bit(MD_RECOVERY_INTR, &mddev->recovery));
+	else
+		wait_event_timeout(mddev->sb_wait,
+				   !test_bit(MD_SB_CHANGE_PENDING,
+					     &mddev->sb_flags), HZ);
 	if (test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags))
-		return -EINTR;
+		return sync_thread ? -EINTR : -EAGAIN;
 
 	spin_lock_irq(&conf->cache_lock);
 	if (conf->reshape_safe < pos)
@@ -274,9 +283,27 @@ static void r5g_ckpt_work(struct work_struct *work)
 	struct r5g_conf *conf = container_of(work, struct r5g_conf,
 					     ckpt_work);
 
+	int err;
+
 	mutex_lock(&conf->ckpt_mutex);
-	r5g_checkpoint(conf, false);
+	err = r5g_checkpoint(conf, false);
 	mutex_unlock(&conf->ckpt_mutex);
+	if (err == -EAGAIN)
+		queue_work(system_wq, &conf->ckpt_work);
+}
+
+/*
+ * ckpt_mutex for the sync thread, which must not sleep on it: the work
+ * item may hold it while md is interrupting the thread.
+ */
+static int r5g_ckpt_lock(struct r5g_conf *conf)
+{
+	while (!mutex_trylock(&conf->ckpt_mutex)) {
+		if (test_bit(MD_RECOVERY_INTR, &conf->mddev->recovery))
+			return -EINTR;
+		usleep_range(1000, 2000);
+	}
+	return 0;
 }
 
 /*---- Step buffers ----*/
@@ -422,6 +449,8 @@ static void r5g_step_end_io(struct bio *bio)
 	if (bio->bi_status) {
 		if (!st->writing)
 			set_bit(rb->disk, st->bad);
+		else
+			st->werr = true;
 		md_error(mddev, rb->rdev);
 	}
 	rdev_dec_pending(rb->rdev, mddev);
@@ -698,7 +727,9 @@ static int r5g_step_safe(struct r5g_conf *conf, struct r5g_rstep *st)
 	if (READ_ONCE(conf->reshape_safe) >= need)
 		return 0;
 	wait_event(conf->wait_reshape, r5g_steps_idle(conf));
-	mutex_lock(&conf->ckpt_mutex);
+	err = r5g_ckpt_lock(conf);
+	if (err)
+		return err;
 	err = r5g_checkpoint(conf, true);
 	mutex_unlock(&conf->ckpt_mutex);
 	if (err)
@@ -785,13 +816,13 @@ static void r5g_end_reshape(struct r5g_conf *conf)
 	WRITE_ONCE(conf->reshape_progress, MaxSector);
 	conf->reshape_window = MaxSector;
 	conf->reshape_safe = MaxSector;
+	mddev->reshape_position = MaxSector;
 	spin_unlock_irq(&conf->cache_lock);
 	wake_up_all(&conf->wait_reshape);
 
 	rdev_for_each(rdev, mddev)
 		if (rdev->raid_disk >= 0 && !test_bit(In_sync, &rdev->flags))
 			rdev->recovery_offset = MaxSector;
-	mddev->reshape_position = MaxSector;
 	mddev->curr_resync_completed = mddev->dev_sectors;
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	pr_info("md/raid:%s: reshape done: %d devices\n", mdname(mddev),
@@ -809,9 +840,19 @@ static void r5g_reshape_stop(struct r5g_conf *conf)
 	p = conf->reshape_progress;
 	spin_unlock_irq(&conf->cache_lock);
 	if (p >= r5g_new_end(conf) &&
-	    !test_bit(MD_RECOVERY_INTR, &mddev->recovery)) {
-		r5g_end_reshape(conf);
-		return;
+	    !test_bit(MD_RECOVERY_INTR, &mddev->recovery) &&
+	    !r5g_ckpt_lock(conf)) {
+		/*
+		 * Record the end before writes stop waiting for C: until
+		 * md records "done", a crash resumes from the position.
+		 */
+		int err = r5g_checkpoint(conf, true);
+
+		if (!err)
+			r5g_end_reshape(conf);
+		mutex_unlock(&conf->ckpt_mutex);
+		if (!err)
+			return;
 	}
 	/* md writes the superblocks when the sync thread is reaped */
 	mddev->reshape_position = p;
@@ -1120,6 +1161,7 @@ static int r5g_backup(struct mddev *mddev, struct r5g_conf *conf,
 
 	zeros = kmalloc_array(cpp, sizeof(*zeros), GFP_KERNEL);
 	hdr = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	st->werr = false;
 	if (!zeros || !hdr) {
 		kfree(zeros);
 		if (hdr)
@@ -1152,16 +1194,23 @@ static int r5g_backup(struct mddev *mddev, struct r5g_conf *conf,
 	memcpy(bsb->magic, "md_backup_data-1", 16);
 	memcpy(bsb->set_uuid, mddev->uuid, 16);
 	bsb->mtime = cpu_to_le64(ktime_get_real_seconds());
-	/* the new members keep their offset: data_offset is the same */
-	bsb->devstart = cpu_to_le64(tail);
 	bsb->arraystart = 0;
 	bsb->length = cpu_to_le64(end);
-	bsb->sb_csum = r5g_bsb_csum(bsb, offsetof(struct r5g_bsb, sb_csum));
-	/* a copy 4 KiB before the data, which mdadm checks too */
-	r5g_write_new_members(st, old, new, tail - 8, &hdr, 1, 0);
-	r5g_write_new_members(st, old, new, mddev->dev_sectors - 8, &hdr, 1,
-			      REQ_PREFLUSH | REQ_FUA);
-	err = 0;
+	for (j = old; j < new; j++) {
+		struct md_rdev *rdev = r5g_rdev_locked(conf, j);
+
+		if (!rdev)
+			continue;
+		/* devstart is a device sector for mdadm */
+		bsb->devstart = cpu_to_le64(rdev->new_data_offset + tail);
+		bsb->sb_csum = r5g_bsb_csum(bsb,
+					    offsetof(struct r5g_bsb, sb_csum));
+		/* a copy 4 KiB before the data, which mdadm checks too */
+		r5g_write_new_members(st, j, j + 1, tail - 8, &hdr, 1, 0);
+		r5g_write_new_members(st, j, j + 1, mddev->dev_sectors - 8,
+				      &hdr, 1, REQ_PREFLUSH | REQ_FUA);
+	}
+	err = st->werr ? -EIO : 0;
 out_free:
 	kfree(zeros);
 	__free_page(hdr);
@@ -1208,9 +1257,12 @@ static int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
 	r5g_crit_stage(mddev, "reshape recorded");
 
 	for (lo = 0; lo < done; lo = st->hi) {
-		if (r5g_read_row(conf, st, lo))
+		if (r5g_read_row(conf, st, lo)) {
+			/* keep the backup and position 0: mdadm restores */
 			pr_crit("md/raid:%s: critical section unreadable at array sector %llu\n",
 				mdname(mddev), (unsigned long long)lo);
+			return 0;
+		}
 		spin_lock_irq(&conf->cache_lock);
 		st->busy = true;
 		st->quiet = true;
