@@ -78,6 +78,8 @@ struct r5g_geo {
 };
 
 enum { R5G_GEO_PREV, R5G_GEO_CUR, R5G_NR_GEO };
+/* r5g_reshape_route(): a write for both geometries (see r5reshape.c) */
+#define R5G_GEO_BOTH	R5G_NR_GEO
 
 /* One bio's part in one stripe block, queued on r5g_dev lists. */
 struct r5g_req {
@@ -176,9 +178,11 @@ struct r5g_conf {
 	sector_t offset_delta;		/* D: data moved back; reconfig_mutex */
 	struct r5g_reshape *rs;		/* step buffers; sync thread only */
 	struct mutex ckpt_mutex;	/* one checkpoint at a time */
-	struct work_struct ckpt_work;	/* checkpoints asked for by writes */
+	struct work_struct ckpt_work;	/* the periodic checkpoints */
 	unsigned long ckpt_time;	/* jiffies of the last; ckpt_mutex */
 	unsigned int ckpt_ms;		/* sysfs reshape_checkpoint_ms */
+	/* jiffies of the last array request routed during a reshape */
+	unsigned long fg_time;		/* cache_lock; read with READ_ONCE */
 	int pool_disks;			/* pages per stripe; reconfig_mutex */
 	struct r5g_disk *disks;		/* [pool_disks]; swapped suspended */
 

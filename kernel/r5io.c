@@ -59,8 +59,11 @@ enum r5g_wstate { R5G_W_NONE, R5G_W_WAIT, R5G_W_STARTED };
 
 /* A bypass read: the clone and where it came from. */
 struct r5g_aligned {
-	struct md_rdev *rdev;
+	struct r5g_conf *conf;	/* for a write to both geometries */
+	struct md_rdev *rdev;	/* for a bypass read */
 	struct bio *orig;
+	int gen;		/* the geometry it was mapped through */
+	int epoch;		/* reshape epoch it holds, or -1 */
 	struct bio clone;	/* must be last: bioset front_pad */
 };
 
@@ -1289,29 +1292,39 @@ static void r5g_stripe_path(struct r5g_conf *conf, struct bio *bio, int gen,
 	}
 }
 
+/* A bypass read is over: uncount it, and its reshape epoch if any. */
+static void r5g_aligned_done(struct r5g_conf *conf, int epoch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->cache_lock, flags);
+	if (!--conf->aligned_reads)
+		wake_up(&conf->wait_stripe);
+	spin_unlock_irqrestore(&conf->cache_lock, flags);
+	if (epoch >= 0)
+		r5g_reshape_route_done(conf, epoch);
+}
+
 static void r5g_aligned_end(struct bio *clone)
 {
 	struct r5g_aligned *ar = container_of(clone, struct r5g_aligned,
 					      clone);
-	struct bio *orig = ar->orig;
 	struct md_rdev *rdev = ar->rdev;
 	struct r5g_conf *conf = rdev->mddev->private;
-	blk_status_t status = clone->bi_status;
 	unsigned long flags;
 
-	bio_put(clone);
 	rdev_dec_pending(rdev, conf->mddev);
-	if (!status) {
-		bio_endio(orig);
-		spin_lock_irqsave(&conf->cache_lock, flags);
-		if (!--conf->aligned_reads)
-			wake_up(&conf->wait_stripe);
-		spin_unlock_irqrestore(&conf->cache_lock, flags);
+	if (!clone->bi_status) {
+		int epoch = ar->epoch;
+
+		bio_endio(ar->orig);
+		bio_put(clone);
+		r5g_aligned_done(conf, epoch);
 		return;
 	}
-	/* replay through the stripe cache; still counted in aligned_reads */
+	/* replay through the stripe cache; still counted */
 	spin_lock_irqsave(&conf->cache_lock, flags);
-	bio_list_add(&conf->retry_list, orig);
+	bio_list_add(&conf->retry_list, clone);
 	spin_unlock_irqrestore(&conf->cache_lock, flags);
 	queue_work(system_wq, &conf->retry_work);
 }
@@ -1320,27 +1333,36 @@ void r5g_retry_work(struct work_struct *work)
 {
 	struct r5g_conf *conf = container_of(work, struct r5g_conf,
 					     retry_work);
-	struct bio *bio;
+	struct r5g_aligned *ar;
+	struct bio *clone, *orig;
+	int gen, epoch;
 
 	for (;;) {
 		spin_lock_irq(&conf->cache_lock);
-		bio = bio_list_pop(&conf->retry_list);
+		clone = bio_list_pop(&conf->retry_list);
 		spin_unlock_irq(&conf->cache_lock);
-		if (!bio)
+		if (!clone)
 			break;
-		r5g_stripe_path(conf, bio, R5G_GEO_CUR, R5G_GET_RETRY);
-		bio_endio(bio);
-		spin_lock_irq(&conf->cache_lock);
-		if (!--conf->aligned_reads)
-			wake_up(&conf->wait_stripe);
-		spin_unlock_irq(&conf->cache_lock);
+		ar = container_of(clone, struct r5g_aligned, clone);
+		orig = ar->orig;
+		gen = ar->gen;
+		epoch = ar->epoch;
+		bio_put(clone);
+		r5g_stripe_path(conf, orig, gen, R5G_GET_RETRY);
+		bio_endio(orig);
+		r5g_aligned_done(conf, epoch);
 	}
 }
 
-/* Send a read that lies in one chunk straight to its member. */
-static bool r5g_read_one_chunk(struct r5g_conf *conf, struct bio *bio)
+/*
+ * Send a read that lies in one chunk of geometry @gen straight to its
+ * member. A read routed through a reshape keeps its @epoch counted until
+ * it ends, so no step overwrites what it reads (-1: no reshape).
+ */
+static bool r5g_read_one_chunk(struct r5g_conf *conf, struct bio *bio,
+			       int gen, int epoch)
 {
-	const struct r5g_geo *g = &conf->geo[R5G_GEO_CUR];
+	const struct r5g_geo *g = &conf->geo[gen];
 	struct r5g_aligned *ar;
 	struct md_rdev *rdev;
 	struct bio *clone;
@@ -1370,17 +1392,95 @@ static bool r5g_read_one_chunk(struct r5g_conf *conf, struct bio *bio)
 	ar = container_of(clone, struct r5g_aligned, clone);
 	ar->rdev = rdev;
 	ar->orig = bio;
-	clone->bi_iter.bi_sector = msector + rdev->data_offset;
+	ar->gen = gen;
+	ar->epoch = epoch;
+	clone->bi_iter.bi_sector = msector + r5g_data_offset(conf, rdev, gen);
 	clone->bi_end_io = r5g_aligned_end;
 	submit_bio_noacct(clone);
 	return true;
 }
 
+static void r5g_both_end(struct bio *clone)
+{
+	struct r5g_aligned *ar = container_of(clone, struct r5g_aligned,
+					      clone);
+	struct r5g_conf *conf = ar->conf;
+	struct bio *orig = ar->orig;
+	int epoch = ar->epoch;
+
+	if (clone->bi_status && !orig->bi_status)
+		orig->bi_status = clone->bi_status;
+	bio_put(clone);
+	bio_endio(orig);
+	r5g_reshape_route_done(conf, epoch);
+}
+
+/*
+ * A write in [C, P) of a reshape goes to both geometries: the old one
+ * still holds those sectors on disk, and a crash restarts the copy at C.
+ * Its epoch stays counted until both writes have ended, so no step
+ * overwrites its old rows before then (r5g_step_open() waits).
+ */
+static void r5g_write_both(struct r5g_conf *conf, struct bio *bio, int epoch)
+{
+	struct r5g_aligned *ar;
+	struct bio *clone;
+
+	clone = bio_alloc_clone(bio->bi_bdev, bio, GFP_NOIO,
+				&conf->bio_aligned);
+	ar = container_of(clone, struct r5g_aligned, clone);
+	ar->conf = conf;
+	ar->rdev = NULL;
+	ar->orig = bio;
+	ar->gen = R5G_GEO_BOTH;
+	ar->epoch = epoch;
+	clone->bi_end_io = r5g_both_end;
+	/* the clone ends @bio once; the caller ends it too */
+	bio_inc_remaining(bio);
+	r5g_stripe_path(conf, clone, R5G_GEO_CUR, 0);
+	r5g_stripe_path(conf, clone, R5G_GEO_PREV, 0);
+	bio_endio(clone);
+}
+
+/*
+ * A read: route it through the reshape if one runs, then straight to
+ * the member when it lies in one chunk, else through the stripe cache.
+ */
+static void r5g_read(struct r5g_conf *conf, struct bio *bio)
+{
+	int epoch = -1, gen = R5G_GEO_CUR;
+	unsigned int left;
+
+	if (READ_ONCE(conf->reshape_progress) != MaxSector)
+		gen = r5g_reshape_route(conf, &bio, &epoch);
+	/* the chunk is the same in both geometries */
+	left = conf->geo[gen].chunk_sectors -
+	       (bio->bi_iter.bi_sector & (conf->geo[gen].chunk_sectors - 1));
+	if (left < bio_sectors(bio)) {
+		/*
+		 * One chunk now, the rest back to the block layer: one split
+		 * and one clone per call, so the mempools cannot run dry
+		 * inside a single submission.
+		 */
+		struct bio *split = bio_split(bio, left, GFP_NOIO,
+					      &conf->bio_split);
+
+		bio_chain(split, bio);
+		submit_bio_noacct(bio);
+		bio = split;
+	}
+	md_account_bio(conf->mddev, &bio);
+	if (r5g_read_one_chunk(conf, bio, gen, epoch))
+		return;
+	r5g_stripe_path(conf, bio, gen, 0);
+	if (epoch >= 0)
+		r5g_reshape_route_done(conf, epoch);
+	bio_endio(bio);
+}
+
 bool r5g_make_request(struct mddev *mddev, struct bio *bio)
 {
 	struct r5g_conf *conf = mddev->private;
-	const struct r5g_geo *g = &conf->geo[R5G_GEO_CUR];
-	bool write = op_is_write(bio_op(bio));
 
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH) &&
 	    md_flush_request(mddev, bio))
@@ -1400,29 +1500,8 @@ bool r5g_make_request(struct mddev *mddev, struct bio *bio)
 	if (!md_write_start(mddev, bio))
 		return false;
 
-	if (!write && conf->reshape_progress == MaxSector) {
-		sector_t s = bio->bi_iter.bi_sector;
-		unsigned int left = g->chunk_sectors -
-				    (s & (g->chunk_sectors - 1));
-
-		if (left < bio_sectors(bio)) {
-			/*
-			 * One chunk now, the rest back to the block layer:
-			 * one split and one clone per call, so the mempools
-			 * cannot run dry inside a single submission.
-			 */
-			struct bio *split = bio_split(bio, left, GFP_NOIO,
-						      &conf->bio_split);
-
-			bio_chain(split, bio);
-			submit_bio_noacct(bio);
-			bio = split;
-		}
-		md_account_bio(mddev, &bio);
-		if (r5g_read_one_chunk(conf, bio))
-			return true;
-		r5g_stripe_path(conf, bio, R5G_GEO_CUR, 0);
-		bio_endio(bio);
+	if (!op_is_write(bio_op(bio))) {
+		r5g_read(conf, bio);
 		return true;
 	}
 
@@ -1431,15 +1510,18 @@ bool r5g_make_request(struct mddev *mddev, struct bio *bio)
 		int epoch, gen = r5g_reshape_route(conf, &bio, &epoch);
 
 		md_account_bio(mddev, &bio);
-		r5g_stripe_path(conf, bio, gen, 0);
-		r5g_reshape_route_done(conf, epoch);
+		if (gen == R5G_GEO_BOTH) {
+			r5g_write_both(conf, bio, epoch);
+		} else {
+			r5g_stripe_path(conf, bio, gen, 0);
+			r5g_reshape_route_done(conf, epoch);
+		}
 	} else {
 		md_account_bio(mddev, &bio);
 		r5g_stripe_path(conf, bio, R5G_GEO_CUR, 0);
 	}
 	bio_endio(bio);
-	if (write)
-		md_write_end(mddev);
+	md_write_end(mddev);
 	return true;
 }
 

@@ -19,10 +19,15 @@
  *                        passes them and are then routed again.
  *
  * Routing a request [s, e): e <= P: new geometry; s >= W: old geometry;
- * straddling P with no step there: split at P; else wait. A write in the
- * new geometry that reaches past C first asks for a checkpoint and waits
- * for C >= e: otherwise a crash would restart at C and copy stale old
- * data over it. Reads below P never wait.
+ * straddling P with no step there: split at P; else wait. A write below
+ * P that reaches past C (split at C) goes to both geometries: a crash
+ * restarts at C and copies the old geometry's data over the new one, and
+ * the old rows of [C, P) are still intact on disk. Such a write keeps its
+ * epoch counted until both halves end, so the step that later overwrites
+ * its old rows (once C has passed them) waits for it. It waits instead
+ * while a step reads its last old row (one that reaches past P). Reads
+ * below P never wait; reads that lie in one chunk go straight to the
+ * member, also counted until they end.
  *
  * Where the new geometry goes: every member's data moves back by D
  * sectors (new_data_offset = data_offset - D, D >= c; from mdadm if it
@@ -52,10 +57,12 @@
  * the other writes. When a step's writes end, P moves over it (in step
  * order) and md_done_sync() reports the sectors to md.
  *
- * Checkpoints (superblock writes of P) happen when a step needs one, when
- * a write waits for one, and every reshape_checkpoint_ms. md writes the
- * superblocks with PREFLUSH+FUA, so the copied data is durable before the
- * position that relies on it.
+ * Checkpoints (superblock writes of P, by md_update_sb() from the sync
+ * thread or a work item) happen when a step needs one and every
+ * reshape_checkpoint_ms. md writes the superblocks with PREFLUSH+FUA, so
+ * the copied data is durable before the position that relies on it.
+ * Before the end switches the offsets, every request routed before it
+ * has ended (r5g_drain_routed()).
  */
 #include <linux/bio.h>
 #include <linux/delay.h>
@@ -73,6 +80,10 @@
 #define R5G_RS_STEPS		2		/* steps in flight */
 #define R5G_RS_SECTORS		(4096 * 2)	/* array data per step, about */
 #define R5G_CKPT_MS		1000		/* default checkpoint interval */
+#define R5G_FG_RECENT		(HZ / 10)	/* foreground I/O counts this long */
+#define R5G_SPEED_MIN		1000		/* md's speed_limit_min default */
+#define R5G_FG_SHARE		2		/* pause: this many times a step */
+#define R5G_PAUSE_MAX_NS	(200 * NSEC_PER_MSEC)	/* longest pause */
 
 /*
  * Fault-injection hook for the power-cut tests: pause this long at each
@@ -106,6 +117,7 @@ struct r5g_rstep {
 	bool quiet;		/* not counted with md (critical section) */
 	blk_opf_t extra;	/* added to the op of the writes */
 	bool werr;		/* a write failed (critical section) */
+	u64 t0;			/* ktime_get_ns() when its reads were sent */
 	struct completion reads;
 	unsigned long *bad;	/* old members whose read failed */
 	struct page **src;	/* [old member][max_orows * cpp] */
@@ -121,6 +133,7 @@ struct r5g_reshape {
 	struct page **vec;	/* [new raid_disks] xor sources */
 	struct page ***chunks;	/* [new raid_disks] data chunks of a row */
 	sector_t issued;	/* end of the last step sent (array sector) */
+	u64 step_ns;		/* how long the last retired step took */
 	struct bio_set bs;	/* member bios; front_pad r5g_rbio */
 	struct r5g_rstep step[R5G_RS_STEPS];
 };
@@ -160,57 +173,77 @@ static sector_t r5g_old_end(struct r5g_conf *conf)
 
 /*---- Routing requests ----*/
 
+/* Split off [bs, at) of *@biop for the caller; resubmit the rest. */
+static void r5g_route_split(struct r5g_conf *conf, struct bio **biop,
+			    sector_t at)
+{
+	struct bio *bio = *biop, *split;
+
+	spin_unlock_irq(&conf->cache_lock);
+	split = bio_split(bio, at - bio->bi_iter.bi_sector, GFP_NOIO,
+			  &conf->bio_split);
+	bio_chain(split, bio);
+	submit_bio_noacct(bio);
+	*biop = split;
+	spin_lock_irq(&conf->cache_lock);
+}
+
 /*
  * Choose the geometry for @bio and count it in the current epoch; see the
- * top of this file. May wait, and may split @bio at P, resubmitting the
- * rest. The caller calls r5g_reshape_route_done() when the bio is queued.
+ * top of this file. May wait, and may split @bio at P or C, resubmitting
+ * the rest. Returns R5G_GEO_CUR, R5G_GEO_PREV, or R5G_GEO_BOTH for a
+ * write in [C, P), which the caller writes in both geometries and keeps
+ * counted until both have ended. Otherwise the caller calls
+ * r5g_reshape_route_done() when the bio is queued.
  */
 int r5g_reshape_route(struct r5g_conf *conf, struct bio **biop, int *epoch)
 {
-	struct bio *bio = *biop;
-	bool write = op_is_write(bio_op(bio));
+	sector_t rl = r5g_row_len(&conf->geo[R5G_GEO_PREV]);
+	bool write = op_is_write(bio_op(*biop));
 	int gen;
 
 	spin_lock_irq(&conf->cache_lock);
+	WRITE_ONCE(conf->fg_time, jiffies);
 	for (;;) {
 		sector_t p = conf->reshape_progress, w = conf->reshape_window;
-		sector_t bs = bio->bi_iter.bi_sector, be = bio_end_sector(bio);
+		sector_t c = conf->reshape_safe;
+		sector_t bs = (*biop)->bi_iter.bi_sector;
+		sector_t be = bio_end_sector(*biop);
 
 		if (p == MaxSector || be <= bs) {
 			gen = R5G_GEO_CUR;
 			break;
 		}
-		if (be <= p) {
-			if (write && be > conf->reshape_safe) {
-				queue_work(system_wq, &conf->ckpt_work);
-				wait_event_lock_irq(conf->wait_reshape,
-						    conf->reshape_safe >= be ||
-						    conf->reshape_progress !=
-						    p, conf->cache_lock);
-				continue;
-			}
+		if (be <= p && (!write || be <= c)) {
 			gen = R5G_GEO_CUR;
+			break;
+		}
+		if (be <= p && bs < c) {
+			r5g_route_split(conf, biop, c);
+			continue;
+		}
+		/*
+		 * A write in [C, P) in the old geometry too, where it still
+		 * is on disk: a crash restarts at C and copies it from
+		 * there. Not while a step reads its last old row, which
+		 * reaches past P.
+		 */
+		if (be <= p && (w <= p || DIV64_U64_ROUND_UP(be, rl) * rl <= p)) {
+			gen = R5G_GEO_BOTH;
 			break;
 		}
 		if (bs >= w) {
 			gen = R5G_GEO_PREV;
 			break;
 		}
-		if (bs < p) {
-			struct bio *split;
-
-			spin_unlock_irq(&conf->cache_lock);
-			split = bio_split(bio, p - bs, GFP_NOIO,
-					  &conf->bio_split);
-			bio_chain(split, bio);
-			submit_bio_noacct(bio);
-			*biop = bio = split;
-			spin_lock_irq(&conf->cache_lock);
+		if (bs < p && be > p) {
+			r5g_route_split(conf, biop, p);
 			continue;
 		}
 		wait_event_lock_irq(conf->wait_reshape,
 				    conf->reshape_progress != p ||
-				    conf->reshape_window != w,
+				    conf->reshape_window != w ||
+				    conf->reshape_safe != c,
 				    conf->cache_lock);
 	}
 	*epoch = conf->reshape_epoch;
@@ -219,21 +252,27 @@ int r5g_reshape_route(struct r5g_conf *conf, struct bio **biop, int *epoch)
 	return gen;
 }
 
+/* Also from bio completion (bypass reads). */
 void r5g_reshape_route_done(struct r5g_conf *conf, int epoch)
 {
-	spin_lock_irq(&conf->cache_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&conf->cache_lock, flags);
 	if (!--conf->reshape_users[epoch])
 		wake_up_all(&conf->wait_reshape);
-	spin_unlock_irq(&conf->cache_lock);
+	spin_unlock_irqrestore(&conf->cache_lock, flags);
 }
 
 /*---- Checkpoints ----*/
 
 /*
- * Record P in the superblocks and wait until they are on disk. In the
- * sync thread the wait gives up when md interrupts the reshape (whoever
- * interrupts holds the lock md's superblock writer needs), elsewhere
- * after a second (-EAGAIN: try again, with ckpt_mutex released between).
+ * Record P in the superblocks, written here with md_update_sb(), and
+ * return once they are on disk. Not through md's thread with
+ * MD_SB_CHANGE_PENDING: that holds every array write in md_write_start()
+ * for the length of the superblock write. md_update_sb() wants
+ * reconfig_mutex: the sync thread tries for it until md interrupts the
+ * reshape (whoever interrupts holds it; -EINTR), other callers try once
+ * (-EAGAIN: try again later, with ckpt_mutex released between).
  * Returns 0 when C == P at the time of the call.
  */
 static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
@@ -242,11 +281,19 @@ static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 	sector_t pos;
 
 	lockdep_assert_held(&conf->ckpt_mutex);
+	while (!mddev_trylock(mddev)) {
+		if (!sync_thread)
+			return -EAGAIN;
+		if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
+			return -EINTR;
+		usleep_range(1000, 2000);
+	}
 	/* under cache_lock: never after the end switched the offsets */
 	spin_lock_irq(&conf->cache_lock);
 	pos = conf->reshape_progress;
 	if (pos == MaxSector || pos <= conf->reshape_safe) {
 		spin_unlock_irq(&conf->cache_lock);
+		mddev_unlock(mddev);
 		return 0;
 	}
 	mddev->reshape_position = pos;
@@ -254,19 +301,9 @@ static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 
 	mddev->curr_resync_completed =
 		div_u64(pos, conf->geo[R5G_GEO_CUR].data_disks);
-	set_mask_bits(&mddev->sb_flags, 0,
-		      BIT(MD_SB_CHANGE_DEVS) | BIT(MD_SB_CHANGE_PENDING));
-	md_wakeup_thread(mddev->thread);
-	if (sync_thread)
-		wait_event(mddev->sb_wait,
-			   !test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags) ||
-			   test_bit(MD_RECOVERY_INTR, &mddev->recovery));
-	else
-		wait_event_timeout(mddev->sb_wait,
-				   !test_bit(MD_SB_CHANGE_PENDING,
-					     &mddev->sb_flags), HZ);
-	if (test_bit(MD_SB_CHANGE_PENDING, &mddev->sb_flags))
-		return sync_thread ? -EINTR : -EAGAIN;
+	/* PREFLUSH+FUA: the steps' writes are durable before it */
+	md_update_sb(mddev, 1);
+	mddev_unlock(mddev);
 
 	spin_lock_irq(&conf->cache_lock);
 	if (conf->reshape_safe < pos)
@@ -288,8 +325,11 @@ static void r5g_ckpt_work(struct work_struct *work)
 	mutex_lock(&conf->ckpt_mutex);
 	err = r5g_checkpoint(conf, false);
 	mutex_unlock(&conf->ckpt_mutex);
-	if (err == -EAGAIN)
+	if (err == -EAGAIN) {
+		/* reconfig_mutex is busy: soon again */
+		usleep_range(1000, 2000);
 		queue_work(system_wq, &conf->ckpt_work);
+	}
 }
 
 /*
@@ -420,6 +460,8 @@ static void r5g_step_retire(struct r5g_rstep *st)
 		    s->lo != conf->reshape_progress)
 			continue;
 		conf->reshape_progress = s->hi;
+		if (!s->quiet)
+			rs->step_ns = ktime_get_ns() - s->t0;
 		s->busy = false;
 		s->done = false;
 		conf->reshape_steps--;
@@ -790,6 +832,7 @@ static bool r5g_step_run(struct r5g_conf *conf, struct r5g_rstep *st)
 	struct r5g_reshape *rs = conf->rs;
 	int bad;
 
+	st->t0 = ktime_get_ns();
 	r5g_step_read(st);
 	bad = bitmap_weight(st->bad, rs->odisks);
 	if (bad > 1) {
@@ -801,6 +844,21 @@ static bool r5g_step_run(struct r5g_conf *conf, struct r5g_rstep *st)
 		r5g_step_rebuild(st, find_first_bit(st->bad, rs->odisks));
 	r5g_step_write(st);
 	return true;
+}
+
+/* Wait for every request routed before now, in both epochs. */
+static void r5g_drain_routed(struct r5g_conf *conf)
+{
+	int i, e;
+
+	spin_lock_irq(&conf->cache_lock);
+	for (i = 0; i < 2; i++) {
+		e = conf->reshape_epoch;
+		conf->reshape_epoch ^= 1;
+		wait_event_lock_irq(conf->wait_reshape,
+				    !conf->reshape_users[e], conf->cache_lock);
+	}
+	spin_unlock_irq(&conf->cache_lock);
 }
 
 /* Everything is copied: switch to the new geometry for good. */
@@ -848,8 +906,11 @@ static void r5g_reshape_stop(struct r5g_conf *conf)
 		 */
 		int err = r5g_checkpoint(conf, true);
 
-		if (!err)
+		if (!err) {
+			/* writes to both geometries end before it goes */
+			r5g_drain_routed(conf);
 			r5g_end_reshape(conf);
+		}
 		mutex_unlock(&conf->ckpt_mutex);
 		if (!err)
 			return;
@@ -860,6 +921,34 @@ static void r5g_reshape_stop(struct r5g_conf *conf)
 		div_u64(p, conf->geo[R5G_GEO_CUR].data_disks);
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
 	md_wakeup_thread(mddev->thread);
+}
+
+/*
+ * Leave the members to foreground I/O two thirds of the time. md yields a
+ * reshape to other I/O only by waiting for the sync I/O in flight, which
+ * leaves little between steps this large. So while array requests came
+ * in within R5G_FG_RECENT and the reshape runs faster than the array's
+ * sync_speed_min (or md's default, when it follows the system value,
+ * which a module cannot read), one step runs at a time and is followed
+ * by a pause R5G_FG_SHARE times as long as it took.
+ */
+static void r5g_share(struct mddev *mddev, struct r5g_conf *conf)
+{
+	unsigned long kib, secs, min = mddev->sync_speed_min;
+	u64 ns;
+
+	if (time_after(jiffies, READ_ONCE(conf->fg_time) + R5G_FG_RECENT))
+		return;
+	kib = (mddev->curr_mark_cnt - mddev->resync_mark_cnt) / 2;
+	secs = (jiffies - mddev->resync_mark) / HZ + 1;
+	if (kib / secs <= (min ? min : R5G_SPEED_MIN))
+		return;
+	wait_event(conf->wait_reshape, r5g_steps_idle(conf));
+	ns = min_t(u64, R5G_FG_SHARE * READ_ONCE(conf->rs->step_ns),
+		   R5G_PAUSE_MAX_NS);
+	wait_event_hrtimeout(conf->wait_reshape,
+			     test_bit(MD_RECOVERY_INTR, &mddev->recovery),
+			     ns_to_ktime(ns));
 }
 
 sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
@@ -903,6 +992,7 @@ sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
 		queue_work(system_wq, &conf->ckpt_work);
 	}
 
+	r5g_share(mddev, conf);
 	st = &rs->step[rs->next];
 	wait_event(conf->wait_reshape, !READ_ONCE(st->busy));
 	r5g_step_plan(conf, st, rs->issued, rs->max_nrows);

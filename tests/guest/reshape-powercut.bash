@@ -9,6 +9,9 @@
 #   boot 2: mdadm --assemble --scan; the reshape resumes by itself and
 #           completes; size, raid_disks, every reference byte (and every
 #           acknowledged iover write), parity check.
+# With the writer, odd trials on r5grow checkpoint only when a step needs
+# it (reshape_checkpoint_ms 600000): most writes then land between the
+# recorded position and the cursor, where they go to both geometries.
 # Delays vary across trials (0 s: the very first stripes, then mid-way);
 # RESHAPE_TRIALS sets the number of trials, RESHAPE_BUDGET (seconds) stops
 # starting new ones once spent.
@@ -36,6 +39,14 @@ if [ "$WRITER" = 1 ]; then
 fi
 sync
 must sysfs_set /sys/block/md0/md/sync_speed_max 2000
+if [ "$WRITER" = 1 ] && [ $((TRIAL % 2)) = 1 ] &&
+	[ -e /sys/block/md0/md/reshape_checkpoint_ms ]; then
+	# r5grow, odd trials: checkpoints only when a step needs one, so
+	# most writes behind the cursor land between C and P and go to both
+	# geometries.
+	must sysfs_set /sys/block/md0/md/reshape_checkpoint_ms 600000
+	say "reshape_checkpoint_ms 600000"
+fi
 grow_mdadm md0 4 /dev/vdd
 echo "R5G-CUT-NOW at reshape_position $(md_attr md0 reshape_position)"
 # Keep the console going (and show where the cut came).
@@ -91,7 +102,7 @@ powercut_trials() {
 		console=${TEST_LOGS:-$TEST_TMP}/reshape-powercut-$meta-w$writer-$pers-$i
 		opts=(--personality "$pers" --disks 5 --disk-size 32M --disk-dir "$dir"
 			--timeout 400 --file "$here/reshape-lib.guest" --file "$TEST_TMP/ref.bin"
-			--env "META=$meta" --env "WRITER=$writer")
+			--env "META=$meta" --env "WRITER=$writer" --env "TRIAL=$i")
 		"$GUEST_RUN" -q --log "$console.boot1" "${opts[@]}" \
 			--kill-after-marker R5G-CUT-NOW "$delay" "$TEST_TMP/boot1.sh" \
 			>"$TEST_TMP/last.out" 2>&1
