@@ -178,7 +178,7 @@ struct r5g_conf {
 	sector_t offset_delta;		/* D: data moved back; reconfig_mutex */
 	struct r5g_reshape *rs;		/* step buffers; sync thread only */
 	struct mutex ckpt_mutex;	/* one checkpoint at a time */
-	struct work_struct ckpt_work;	/* the periodic checkpoints */
+	struct delayed_work ckpt_work;	/* the periodic checkpoints */
 	unsigned long ckpt_time;	/* jiffies of the last; ckpt_mutex */
 	unsigned int ckpt_ms;		/* sysfs reshape_checkpoint_ms */
 	/* jiffies of the last array request routed during a reshape */
@@ -264,6 +264,21 @@ static inline sector_t r5g_data_offset(struct r5g_conf *conf,
 	if (gen == R5G_GEO_CUR && READ_ONCE(conf->reshape_progress) != MaxSector)
 		return rdev->new_data_offset;
 	return rdev->data_offset;
+}
+
+/* Bad blocks in [@s, @s + @len) of geometry @gen on @rdev? */
+static inline bool r5g_is_badblock(struct r5g_conf *conf,
+				   struct md_rdev *rdev, int gen, sector_t s,
+				   int len)
+{
+	sector_t first_bad;
+	int bad;
+
+	if (likely(!rdev->badblocks.count))
+		return false;
+	return badblocks_check(&rdev->badblocks,
+			       s + r5g_data_offset(conf, rdev, gen), len,
+			       &first_bad, &bad) != 0;
 }
 
 /* r5io.c: the I/O engine */

@@ -710,16 +710,14 @@ static void r5g_analyse(struct r5g_stripe *sh, struct r5g_pass *p)
 	for (i = 0; i < sh->disks; i++) {
 		struct md_rdev *rdev = rcu_dereference(conf->disks[i].rdev);
 		bool ok = rdev && !test_bit(Faulty, &rdev->flags);
-		sector_t first_bad;
-		int bad;
 
 		if (rdev && test_bit(Blocked, &rdev->flags))
 			p->blocked = true;
 		if (ok && !test_bit(In_sync, &rdev->flags) &&
 		    rdev->recovery_offset < sh->sector + R5G_STRIPE_SECTORS)
 			ok = false;
-		if (ok && is_badblock(rdev, sh->sector, R5G_STRIPE_SECTORS,
-				      &first_bad, &bad))
+		if (ok && r5g_is_badblock(conf, rdev, sh->gen, sh->sector,
+					  R5G_STRIPE_SECTORS))
 			ok = false;
 		if (test_bit(R5G_READ_ERR, &sh->dev[i].flags))
 			ok = false;
@@ -1366,8 +1364,8 @@ static bool r5g_read_one_chunk(struct r5g_conf *conf, struct bio *bio,
 	struct r5g_aligned *ar;
 	struct md_rdev *rdev;
 	struct bio *clone;
-	sector_t msector, first_bad;
-	int disk, bad;
+	sector_t msector;
+	int disk;
 
 	msector = r5g_map_sector(g, bio->bi_iter.bi_sector, &disk);
 	rcu_read_lock();
@@ -1375,7 +1373,7 @@ static bool r5g_read_one_chunk(struct r5g_conf *conf, struct bio *bio,
 	if (!rdev || test_bit(Faulty, &rdev->flags) ||
 	    (!test_bit(In_sync, &rdev->flags) &&
 	     rdev->recovery_offset < msector + bio_sectors(bio)) ||
-	    is_badblock(rdev, msector, bio_sectors(bio), &first_bad, &bad)) {
+	    r5g_is_badblock(conf, rdev, gen, msector, bio_sectors(bio))) {
 		rcu_read_unlock();
 		return false;
 	}
@@ -1448,14 +1446,12 @@ static void r5g_write_both(struct r5g_conf *conf, struct bio *bio, int epoch)
  */
 static void r5g_read(struct r5g_conf *conf, struct bio *bio)
 {
+	sector_t c = conf->geo[R5G_GEO_CUR].chunk_sectors;
 	int epoch = -1, gen = R5G_GEO_CUR;
 	unsigned int left;
 
-	if (READ_ONCE(conf->reshape_progress) != MaxSector)
-		gen = r5g_reshape_route(conf, &bio, &epoch);
 	/* the chunk is the same in both geometries */
-	left = conf->geo[gen].chunk_sectors -
-	       (bio->bi_iter.bi_sector & (conf->geo[gen].chunk_sectors - 1));
+	left = c - (bio->bi_iter.bi_sector & (c - 1));
 	if (left < bio_sectors(bio)) {
 		/*
 		 * One chunk now, the rest back to the block layer: one split
@@ -1469,6 +1465,9 @@ static void r5g_read(struct r5g_conf *conf, struct bio *bio)
 		submit_bio_noacct(bio);
 		bio = split;
 	}
+	/* P is on a row, so routing splits no one-chunk read */
+	if (READ_ONCE(conf->reshape_progress) != MaxSector)
+		gen = r5g_reshape_route(conf, &bio, &epoch);
 	md_account_bio(conf->mddev, &bio);
 	if (r5g_read_one_chunk(conf, bio, gen, epoch))
 		return;

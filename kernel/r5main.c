@@ -239,7 +239,7 @@ static bool r5g_layout_ok(struct mddev *mddev, int layout, int chunk)
 
 static void r5g_free_conf(struct r5g_conf *conf)
 {
-	cancel_work_sync(&conf->ckpt_work);
+	cancel_delayed_work_sync(&conf->ckpt_work);
 	r5g_reshape_free(conf);
 	r5g_io_exit(conf);
 	kfree(conf->disks);

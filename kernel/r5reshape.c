@@ -80,6 +80,7 @@
 #define R5G_RS_STEPS		2		/* steps in flight */
 #define R5G_RS_SECTORS		(4096 * 2)	/* array data per step, about */
 #define R5G_CKPT_MS		1000		/* default checkpoint interval */
+#define R5G_CKPT_RETRY		2		/* jiffies: reconfig_mutex was busy */
 #define R5G_FG_RECENT		(HZ / 10)	/* foreground I/O counts this long */
 #define R5G_SPEED_MIN		1000		/* md's speed_limit_min default */
 #define R5G_FG_SHARE		2		/* pause: this many times a step */
@@ -214,13 +215,17 @@ int r5g_reshape_route(struct r5g_conf *conf, struct bio **biop, int *epoch)
 			gen = R5G_GEO_CUR;
 			break;
 		}
+		/*
+		 * At most one split per submission (one mempool): a write
+		 * across C splits there first, and the rest comes back.
+		 */
+		if (write && bs < c && be > c) {
+			r5g_route_split(conf, biop, c);
+			continue;
+		}
 		if (be <= p && (!write || be <= c)) {
 			gen = R5G_GEO_CUR;
 			break;
-		}
-		if (be <= p && bs < c) {
-			r5g_route_split(conf, biop, c);
-			continue;
 		}
 		/*
 		 * A write in [C, P) in the old geometry too, where it still
@@ -288,6 +293,15 @@ static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 			return -EINTR;
 		usleep_range(1000, 2000);
 	}
+	/*
+	 * md's "frozen" and "idle" drop reconfig_mutex while they stop the
+	 * thread; the thread stops without a new checkpoint, and
+	 * r5g_finish_reshape() records where it stopped.
+	 */
+	if (sync_thread && test_bit(MD_RECOVERY_INTR, &mddev->recovery)) {
+		mddev_unlock(mddev);
+		return -EINTR;
+	}
 	/* under cache_lock: never after the end switched the offsets */
 	spin_lock_irq(&conf->cache_lock);
 	pos = conf->reshape_progress;
@@ -317,19 +331,16 @@ static int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 
 static void r5g_ckpt_work(struct work_struct *work)
 {
-	struct r5g_conf *conf = container_of(work, struct r5g_conf,
-					     ckpt_work);
-
+	struct r5g_conf *conf = container_of(to_delayed_work(work),
+					     struct r5g_conf, ckpt_work);
 	int err;
 
 	mutex_lock(&conf->ckpt_mutex);
 	err = r5g_checkpoint(conf, false);
 	mutex_unlock(&conf->ckpt_mutex);
-	if (err == -EAGAIN) {
-		/* reconfig_mutex is busy: soon again */
-		usleep_range(1000, 2000);
-		queue_work(system_wq, &conf->ckpt_work);
-	}
+	if (err == -EAGAIN)	/* reconfig_mutex is busy: a bit later */
+		queue_delayed_work(system_wq, &conf->ckpt_work,
+				   R5G_CKPT_RETRY);
 }
 
 /*
@@ -935,6 +946,7 @@ static void r5g_reshape_stop(struct r5g_conf *conf)
 static void r5g_share(struct mddev *mddev, struct r5g_conf *conf)
 {
 	unsigned long kib, secs, min = mddev->sync_speed_min;
+	ktime_t t;
 	u64 ns;
 
 	if (time_after(jiffies, READ_ONCE(conf->fg_time) + R5G_FG_RECENT))
@@ -946,9 +958,13 @@ static void r5g_share(struct mddev *mddev, struct r5g_conf *conf)
 	wait_event(conf->wait_reshape, r5g_steps_idle(conf));
 	ns = min_t(u64, R5G_FG_SHARE * READ_ONCE(conf->rs->step_ns),
 		   R5G_PAUSE_MAX_NS);
-	wait_event_hrtimeout(conf->wait_reshape,
-			     test_bit(MD_RECOVERY_INTR, &mddev->recovery),
-			     ns_to_ktime(ns));
+	/* md stops the thread with kthread_stop(), which wakes it */
+	t = ns_to_ktime(ns);
+	set_current_state(TASK_IDLE);
+	if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
+		__set_current_state(TASK_RUNNING);
+	else
+		schedule_hrtimeout(&t, HRTIMER_MODE_REL);
 }
 
 sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
@@ -989,10 +1005,12 @@ sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
 	if (time_after(jiffies, conf->ckpt_time +
 		       msecs_to_jiffies(READ_ONCE(conf->ckpt_ms)))) {
 		conf->ckpt_time = jiffies;
-		queue_work(system_wq, &conf->ckpt_work);
+		queue_delayed_work(system_wq, &conf->ckpt_work, 0);
 	}
 
 	r5g_share(mddev, conf);
+	if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
+		return 0;
 	st = &rs->step[rs->next];
 	wait_event(conf->wait_reshape, !READ_ONCE(st->busy));
 	r5g_step_plan(conf, st, rs->issued, rs->max_nrows);
@@ -1020,7 +1038,7 @@ void r5g_reshape_init(struct r5g_conf *conf)
 	conf->ckpt_ms = R5G_CKPT_MS;
 	init_waitqueue_head(&conf->wait_reshape);
 	mutex_init(&conf->ckpt_mutex);
-	INIT_WORK(&conf->ckpt_work, r5g_ckpt_work);
+	INIT_DELAYED_WORK(&conf->ckpt_work, r5g_ckpt_work);
 }
 
 /* Is a change of geometry asked for (raid_disks, layout, chunk)? */
@@ -1622,12 +1640,29 @@ int r5g_reshape_resume(struct mddev *mddev, struct r5g_conf *conf)
 	return 0;
 }
 
+/*
+ * md calls this when it reaps the sync thread, before it writes the
+ * superblocks. A reshape that stopped half-way records P here: md's
+ * "frozen" and "idle" put back the reshape_position they saw before
+ * stopping the thread, which a checkpoint may have passed since, and
+ * steps after that checkpoint overwrote old rows the older position
+ * still points a resume at.
+ */
 void r5g_finish_reshape(struct mddev *mddev)
 {
 	struct r5g_conf *conf = mddev->private;
+	sector_t p;
 
-	if (test_bit(MD_RECOVERY_INTR, &mddev->recovery) ||
-	    conf->reshape_progress != MaxSector)
+	spin_lock_irq(&conf->cache_lock);
+	p = conf->reshape_progress;
+	spin_unlock_irq(&conf->cache_lock);
+	if (p != MaxSector) {
+		mddev->reshape_position = p;
+		mddev->curr_resync_completed =
+			div_u64(p, conf->geo[R5G_GEO_CUR].data_disks);
+		return;
+	}
+	if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
 		return;
 	mddev->delta_disks = 0;
 	mddev->reshape_backwards = 0;
