@@ -67,6 +67,7 @@
 #include <linux/bio.h>
 #include <linux/delay.h>
 #include <linux/blkdev.h>
+#include <linux/gcd.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -79,6 +80,7 @@
 
 #define R5G_RS_STEPS		2		/* steps in flight */
 #define R5G_RS_SECTORS		(4096 * 2)	/* array data per step, about */
+#define R5G_RS_SECTORS_MAX	(4 * R5G_RS_SECTORS)	/* ... to line rows up */
 #define R5G_CKPT_MS		1000		/* default checkpoint interval */
 #define R5G_CKPT_RETRY		2		/* jiffies: reconfig_mutex was busy */
 #define R5G_FG_RECENT		(HZ / 10)	/* foreground I/O counts this long */
@@ -129,6 +131,7 @@ struct r5g_rstep {
 struct r5g_reshape {
 	int cpp;		/* pages per chunk */
 	int max_nrows, max_orows;
+	int period;		/* new rows that end on an old row boundary */
 	int odisks;		/* old members, parity included */
 	int next;		/* slot of the next step */
 	struct page **vec;	/* [new raid_disks] xor sources */
@@ -414,7 +417,17 @@ static int r5g_reshape_alloc(struct r5g_conf *conf, const struct r5g_geo *og,
 	conf->rs = rs;
 	rs->cpp = c >> (PAGE_SHIFT - SECTOR_SHIFT);
 	rs->odisks = og->raid_disks;
+	/*
+	 * Steps of whole periods (od / gcd(od, nd) new rows, which hold
+	 * whole old rows) read no old row twice; raise a step to one period
+	 * where the buffers stay reasonable (large chunks, few members).
+	 */
+	rs->period = og->data_disks / gcd(og->data_disks, ng->data_disks);
 	nrows = max_t(sector_t, 1, R5G_RS_SECTORS / r5g_row_len(ng));
+	if (nrows >= rs->period)
+		nrows = rounddown(nrows, rs->period);
+	else if (rs->period * r5g_row_len(ng) <= R5G_RS_SECTORS_MAX)
+		nrows = rs->period;
 	rs->max_nrows = nrows;
 	rs->max_orows = DIV_ROUND_UP(rs->max_nrows * ng->data_disks,
 				     og->data_disks) + 1;
@@ -742,7 +755,7 @@ static void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
 {
 	const struct r5g_geo *og = &conf->geo[R5G_GEO_PREV];
 	const struct r5g_geo *ng = &conf->geo[R5G_GEO_CUR];
-	sector_t rows = r5g_rows(conf), oend, safe;
+	sector_t rows = r5g_rows(conf), oend, safe, end;
 
 	st->lo = lo;
 	st->nrow = div64_u64(lo, r5g_row_len(ng));
@@ -756,6 +769,13 @@ static void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
 	st->nrows = min_t(sector_t, conf->rs->max_nrows, rows - st->nrow);
 	st->nrows = min_t(sector_t, st->nrows, max_t(sector_t, safe, 1));
 	st->nrows = min_t(sector_t, st->nrows, limit);
+	/* End on a period boundary, so that the next step starts on one. */
+	if (st->nrows >= conf->rs->period) {
+		end = div64_u64(st->nrow + st->nrows, conf->rs->period) *
+		      conf->rs->period;
+		if (end > st->nrow)
+			st->nrows = end - st->nrow;
+	}
 	st->hi = lo + st->nrows * r5g_row_len(ng);
 	st->orow = div64_u64(lo, r5g_row_len(og));
 	oend = min(DIV64_U64_ROUND_UP(st->hi, r5g_row_len(og)), rows);
