@@ -787,17 +787,29 @@ static void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
 /*
  * Make sure the step's writes overwrite only old rows that the on-disk
  * checkpoint no longer needs; checkpoint if not (see the top).
+ *
+ * With C, steps may write new rows below C / old row + D/c. Once the
+ * steps have used half of that room, a checkpoint starts in the
+ * background (the work item), so that later steps seldom stop and wait
+ * for one: a checkpoint flushes every member, which takes longer than
+ * several steps.
  */
 static int r5g_step_safe(struct r5g_conf *conf, struct r5g_rstep *st)
 {
 	sector_t c = conf->geo[R5G_GEO_CUR].chunk_sectors;
+	sector_t orl = r5g_row_len(&conf->geo[R5G_GEO_PREV]);
 	sector_t drows = div64_u64(conf->offset_delta, c);
 	sector_t end = st->nrow + st->nrows, need = 0;
+	sector_t safe = READ_ONCE(conf->reshape_safe), room;
 	int err;
 
 	if (end > drows)
-		need = (end - drows) * r5g_row_len(&conf->geo[R5G_GEO_PREV]);
-	if (READ_ONCE(conf->reshape_safe) >= need)
+		need = (end - drows) * orl;
+	room = (div64_u64(safe, orl) + drows) *
+	       r5g_row_len(&conf->geo[R5G_GEO_CUR]);
+	if (room > safe && st->lo >= safe + (room - safe) / 2)
+		queue_delayed_work(system_wq, &conf->ckpt_work, 0);
+	if (safe >= need)
 		return 0;
 	wait_event(conf->wait_reshape, r5g_steps_idle(conf));
 	err = r5g_ckpt_lock(conf);
