@@ -131,7 +131,7 @@ struct r5g_rstep {
 struct r5g_reshape {
 	int cpp;		/* pages per chunk */
 	int max_nrows, max_orows;
-	int period;		/* new rows that end on an old row boundary */
+	int period;		/* new rows after which new and old rows line up */
 	int odisks;		/* old members, parity included */
 	int next;		/* slot of the next step */
 	struct page **vec;	/* [new raid_disks] xor sources */
