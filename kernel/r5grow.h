@@ -1,7 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * r5grow private header: what crosses between the personality glue
- * (r5main.c), the I/O engine (r5io.c) and, later, the reshape engine.
+ * r5grow private header: the structures the files share, the one place
+ * that says which lock guards what, and each file's entry points.
+ *
+ * Files, lowest layer first (Kbuild lists them in this order; a file
+ * calls only into files above it in this list, checked by
+ * tests/lint-layers):
+ *
+ *   r5map.c      geometry: array sector -> member, parity slot, rows,
+ *                periods, the bounds of a grow step. Pure functions.
+ *   r5cache.c    stripe cache: allocation, hash, lru, resize, widening
+ *                for a grow, the member count, quiesce.
+ *   r5stripe.c   the stripe handler and the daemon (md thread).
+ *   r5route.c    which geometry a request takes during a reshape: the
+ *                window, the epochs and the waits.
+ *   r5bio.c      the array bio path: split, attach, plug, bypass reads.
+ *   r5sync.c     resync, rebuild, check and repair (sync_request).
+ *   r5ckpt.c     reshape checkpoints: reshape_position on disk.
+ *   r5step.c     one copy step of a grow: buffers, member I/O, bounds.
+ *   r5crit.c     the critical section and mdadm's backup format.
+ *   r5reshape.c  starting, driving, stopping and resuming a grow.
+ *   r5main.c     md personality glue and sysfs.
  *
  * Locking overview (each field below names its lock):
  *
@@ -9,24 +28,29 @@
  *                                member table pointer, cache size target.
  *   conf->cache_lock (irq-safe)  stripe hash, lru/handle/blocked lists,
  *                                stripe->count, the counters next to them,
- *                                conf->quiesce, the retry bio list.
+ *                                conf->quiesce, the retry bio list, the
+ *                                reshape cursors, epochs and step states.
  *   stripe->lock                 the per-device bio lists of one stripe.
  *   RCU                          conf->disks[i].rdev readers on the I/O
  *                                path; writers hold reconfig_mutex.
  *   conf->cache_mutex            serializes cache resizing: sysfs
  *                                stripe_cache_size, r5g_pool_grow() and
  *                                the daemon's lazy trim (trylock).
+ *   conf->ckpt_mutex             one checkpoint at a time (r5ckpt.c).
  *   (none: the daemon)           stripe pages and dev[].written of a
  *                                stripe being handled, conf->pass,
  *                                conf->scratch, conf->bm_flushed.
+ *   (none: the sync thread)      conf->rs and the step buffers, except
+ *                                the fields marked cache_lock.
  *
- * Order: reconfig_mutex -> cache_mutex -> cache_lock. cache_lock and
- * stripe->lock are never held together.
+ * Order: reconfig_mutex -> ckpt_mutex; reconfig_mutex -> cache_mutex ->
+ * cache_lock. cache_lock and stripe->lock are never held together.
  */
 #ifndef R5GROW_H
 #define R5GROW_H
 
 #include <linux/blkdev.h>
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mempool.h>
 #include <linux/spinlock.h>
@@ -53,22 +77,22 @@
 #define R5G_LEFT_SYMMETRIC	2
 #define R5G_RIGHT_SYMMETRIC	3
 
+/* Array data a grow step copies, about, and the most it may be raised to. */
+#define R5G_RS_SECTORS		(4096 * 2)
+#define R5G_RS_SECTORS_MAX	(4 * R5G_RS_SECTORS)
+#define R5G_RS_STEPS		2	/* steps in flight */
+
+/* r5g_get_stripe() flags */
+#define R5G_GET_NOBLOCK	BIT(0)	/* return NULL instead of waiting */
+#define R5G_GET_RETRY	BIT(1)	/* replayed read: pass the quiesce gate */
+
 /*
  * A geometry: how array sectors map onto members. A running array has
- * one; during a reshape (issue 4) it has two, selected per request by
- * the reshape cursor: R5G_GEO_CUR behind the cursor, R5G_GEO_PREV ahead.
- *
- * How the reshape engine plugs in (kept in mind by this file's design):
- *  - r5g_pool_grow() widens stripes and the member table to the new
- *    member count while the array is suspended, allocate-then-swap;
- *  - every stripe records its geometry (gen) and member count (disks),
- *    and the cache hash key includes gen, so an old-geometry and a
- *    new-geometry stripe for the same member sector coexist;
- *  - r5g_stripe_path() maps a request through one geometry; the reshape
- *    engine picks it from conf->reshape_progress per request and makes
- *    requests inside its window wait and retry;
- *  - r5g_make_request() already sends bypass reads only when no reshape
- *    is running.
+ * one; during a reshape it has two, selected per request by the reshape
+ * cursors (r5route.c): R5G_GEO_CUR behind them, R5G_GEO_PREV ahead.
+ * Every stripe records its geometry (gen) and member count (disks), and
+ * the cache hash key includes gen, so an old-geometry and a new-geometry
+ * stripe for the same member sector coexist.
  */
 struct r5g_geo {
 	int raid_disks;
@@ -78,7 +102,7 @@ struct r5g_geo {
 };
 
 enum { R5G_GEO_PREV, R5G_GEO_CUR, R5G_NR_GEO };
-/* r5g_reshape_route(): a write for both geometries (see r5reshape.c) */
+/* r5g_reshape_route(): a write for both geometries (see r5route.c) */
 #define R5G_GEO_BOTH	R5G_NR_GEO
 
 /* One bio's part in one stripe block, queued on r5g_dev lists. */
@@ -143,8 +167,64 @@ struct r5g_stripe {
 	struct r5g_dev dev[];		/* conf->pool_disks entries */
 };
 
+/* What one pass of the handler found out about a stripe's members. */
+struct r5g_pass {
+	int nfailed;		/* members not readable here */
+	int failed;		/* the first of them */
+	bool blocked;		/* a failure is not yet in the superblock */
+	bool readable[];	/* indexed by member; then want[], full[] */
+};
+
+/* Per-pass member tables, one allocation sized for the stripe pool. */
+static inline size_t r5g_pass_size(int disks)
+{
+	struct r5g_pass *p;
+
+	return struct_size(p, readable, disks) + 2 * disks * sizeof(bool);
+}
+
 struct r5g_disk {
 	struct md_rdev __rcu *rdev;	/* RCU; written under reconfig_mutex */
+};
+
+/*
+ * One grow step: new rows [nrow, nrow + nrows), read from old rows
+ * [orow, orow + orows). Owned by the sync thread between r5g_step_plan()
+ * and its retirement, except the fields marked cache_lock.
+ */
+struct r5g_rstep {
+	struct r5g_conf *conf;
+	sector_t lo, hi;	/* array sectors of the new rows */
+	sector_t nrow, orow;	/* first new row, first old row read */
+	int nrows, orows;
+	atomic_t pending;	/* member bios in flight, +1 while sending */
+	bool busy;		/* sent, not yet retired; cache_lock */
+	bool done;		/* writes ended, waits for its turn; cache_lock */
+	bool writing;		/* the bios in flight are writes */
+	bool retire;		/* the writes end the step (else: complete) */
+	bool quiet;		/* not counted with md (critical section) */
+	blk_opf_t extra;	/* added to the op of the writes */
+	bool werr;		/* a write failed (critical section) */
+	u64 t0;			/* ktime_get_ns() when its reads were sent */
+	struct completion reads;
+	unsigned long *bad;	/* old members whose read failed */
+	struct page **src;	/* [old member][max_orows * cpp] */
+	struct page **par;	/* [max_nrows * cpp] */
+};
+
+/* Step buffers of a grow (conf->rs), from its start or resume to its end. */
+struct r5g_reshape {
+	int cpp;		/* pages per chunk */
+	int max_nrows, max_orows;
+	int period;		/* new rows after which new and old rows line up */
+	int odisks;		/* old members, parity included */
+	int next;		/* slot of the next step */
+	struct page **vec;	/* [new raid_disks] xor sources */
+	struct page ***chunks;	/* [new raid_disks] data chunks of a row */
+	sector_t issued;	/* end of the last step sent (array sector) */
+	u64 step_ns;		/* how long the last retired step took */
+	struct bio_set bs;	/* member bios; front_pad r5g_rbio */
+	struct r5g_rstep step[R5G_RS_STEPS];
 };
 
 struct r5g_conf {
@@ -154,13 +234,16 @@ struct r5g_conf {
 	struct r5g_geo geo[R5G_NR_GEO];
 	/*
 	 * Reshape cursors, in array sectors, MaxSector when no reshape is
-	 * in progress. r5reshape.c explains them at its top. All three
+	 * in progress. r5route.c explains them at its top. All three
 	 * are written under cache_lock and only move forward;
 	 * reshape_progress is also read locklessly (READ_ONCE) to see
 	 * whether a reshape is on at all.
 	 *   reshape_safe (C)      what the superblocks on disk record
+	 *                         (moved by r5ckpt.c, r5crit.c)
 	 *   reshape_progress (P)  below it: new geometry, on the members
+	 *                         (moved by r5step.c as steps retire)
 	 *   reshape_window (W)    requests overlapping [P, W) wait
+	 *                         (opened by r5step.c)
 	 * C <= P <= W.
 	 */
 	sector_t reshape_safe;
@@ -221,30 +304,38 @@ struct r5g_conf {
 	void *pass;
 };
 
-/* Parity member of stripe row @row (row = member sector / chunk). */
-static inline int r5g_parity_disk(const struct r5g_geo *g, sector_t row)
-{
-	int r = sector_div(row, g->raid_disks);
+/* r5map.c: geometry, pure functions */
+int r5g_parity_disk(const struct r5g_geo *g, sector_t row);
+int r5g_data_disk(const struct r5g_geo *g, int pd, int k);
+int r5g_data_index(const struct r5g_geo *g, int pd, int disk);
+sector_t r5g_map_sector(const struct r5g_geo *g, sector_t lsector, int *disk);
+sector_t r5g_row_len(const struct r5g_geo *g);
+int r5g_period(const struct r5g_geo *og, const struct r5g_geo *ng);
+int r5g_step_size(const struct r5g_geo *og, const struct r5g_geo *ng);
+sector_t r5g_step_rows(const struct r5g_geo *og, const struct r5g_geo *ng,
+		       sector_t drows, sector_t nrow, sector_t want);
+sector_t r5g_step_need(const struct r5g_geo *og, sector_t drows,
+		       sector_t end);
+sector_t r5g_ckpt_room(const struct r5g_geo *og, const struct r5g_geo *ng,
+		       sector_t drows, sector_t safe);
+sector_t r5g_critical_end(const struct r5g_geo *og, const struct r5g_geo *ng);
 
-	switch (g->algorithm) {
-	case R5G_LEFT_ASYMMETRIC:
-	case R5G_LEFT_SYMMETRIC:
-		return g->data_disks - r;
-	default:
-		return r;
-	}
+/* Rows per member (the same in both geometries). */
+static inline sector_t r5g_rows(struct r5g_conf *conf)
+{
+	return conf->mddev->dev_sectors >>
+		ilog2(conf->geo[R5G_GEO_CUR].chunk_sectors);
 }
 
-/* Member holding data block @k (0 .. data_disks - 1) of a row. */
-static inline int r5g_data_disk(const struct r5g_geo *g, int pd, int k)
+/* Array sectors the new geometry holds. */
+static inline sector_t r5g_new_end(struct r5g_conf *conf)
 {
-	switch (g->algorithm) {
-	case R5G_LEFT_ASYMMETRIC:
-	case R5G_RIGHT_ASYMMETRIC:
-		return k < pd ? k : k + 1;
-	default:
-		return (pd + 1 + k) % g->raid_disks;
-	}
+	return r5g_rows(conf) * r5g_row_len(&conf->geo[R5G_GEO_CUR]);
+}
+
+static inline sector_t r5g_old_end(struct r5g_conf *conf)
+{
+	return r5g_rows(conf) * r5g_row_len(&conf->geo[R5G_GEO_PREV]);
 }
 
 /* A member, for writers of conf->disks (reconfig_mutex held). */
@@ -281,38 +372,78 @@ static inline bool r5g_is_badblock(struct r5g_conf *conf,
 			       &first_bad, &bad) != 0;
 }
 
-/* r5io.c: the I/O engine */
+/* r5cache.c: the stripe cache */
+int r5g_cache_init(struct r5g_conf *conf, int nr);
+void r5g_cache_exit(struct r5g_conf *conf);
+int r5g_cache_resize(struct r5g_conf *conf, int nr);
+void r5g_trim_cache(struct r5g_conf *conf);
+int r5g_pool_grow(struct r5g_conf *conf, int disks);
 void r5g_cache_forget(struct r5g_conf *conf);
 bool r5g_stripes_idle(struct r5g_conf *conf, sector_t lo, sector_t hi,
 		      int gen);
-int r5g_io_init(struct r5g_conf *conf, int nr);
-void r5g_io_exit(struct r5g_conf *conf);
-int r5g_cache_resize(struct r5g_conf *conf, int nr);
-int r5g_pool_grow(struct r5g_conf *conf, int disks);
-bool r5g_make_request(struct mddev *mddev, struct bio *bio);
-void r5g_daemon(struct md_thread *thread);
-sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
-			  int *skipped);
-void r5g_quiesce(struct mddev *mddev, int quiesce);
-void r5g_retry_work(struct work_struct *work);
 int r5g_active_stripes(struct r5g_conf *conf);
+struct r5g_stripe *r5g_get_stripe(struct r5g_conf *conf, sector_t sector,
+				  int gen, unsigned int flags);
+void r5g_release_locked(struct r5g_conf *conf, struct r5g_stripe *sh);
+void r5g_release(struct r5g_stripe *sh);
+int r5g_calc_degraded(struct r5g_conf *conf);
+void r5g_quiesce(struct mddev *mddev, int quiesce);
 
-/* r5reshape.c: the reshape engine */
+/* r5stripe.c: the stripe handler */
+void r5g_daemon(struct md_thread *thread);
+
+/* r5route.c: routing requests during a reshape */
 int r5g_reshape_route(struct r5g_conf *conf, struct bio **biop, int *epoch);
 void r5g_reshape_route_done(struct r5g_conf *conf, int epoch);
+void r5g_route_flip(struct r5g_conf *conf);
+void r5g_drain_routed(struct r5g_conf *conf);
+bool r5g_steps_idle(struct r5g_conf *conf);
+
+/* r5bio.c: the array bio path */
+int r5g_bio_init(struct r5g_conf *conf);
+void r5g_bio_exit(struct r5g_conf *conf);
+bool r5g_make_request(struct mddev *mddev, struct bio *bio);
+
+/* r5sync.c: resync, rebuild, check, repair */
+sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
+			  int *skipped);
+
+/* r5ckpt.c: reshape checkpoints */
+void r5g_ckpt_init(struct r5g_conf *conf);
+int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread);
+int r5g_ckpt_lock(struct r5g_conf *conf);
+int r5g_ckpt_before(struct r5g_conf *conf, sector_t need);
+
+/* r5step.c: grow steps */
+int r5g_reshape_alloc(struct r5g_conf *conf, const struct r5g_geo *og,
+		      const struct r5g_geo *ng);
+void r5g_reshape_free(struct r5g_conf *conf);
+void r5g_step_plan(struct r5g_conf *conf, struct r5g_rstep *st,
+		   sector_t lo, sector_t limit);
+int r5g_step_safe(struct r5g_conf *conf, struct r5g_rstep *st);
+void r5g_step_open(struct r5g_conf *conf, struct r5g_rstep *st);
+void r5g_step_cancel(struct r5g_conf *conf, struct r5g_rstep *st);
+bool r5g_step_run(struct r5g_conf *conf, struct r5g_rstep *st);
+int r5g_step_fetch(struct r5g_rstep *st);
+void r5g_step_copy_quiet(struct r5g_conf *conf, struct r5g_rstep *st);
+void r5g_step_io_begin(struct r5g_rstep *st, bool write, blk_opf_t extra);
+bool r5g_step_chunk(struct r5g_rstep *st, int disk, sector_t sector,
+		    struct page **pages, int n);
+void r5g_step_io_wait(struct r5g_rstep *st);
+struct page **r5g_new_chunk(struct r5g_rstep *st, sector_t q, int k);
+
+/* r5crit.c: the critical section */
+int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf,
+			 int old, int new);
+
+/* r5reshape.c: a grow from start to finish */
+void r5g_reshape_init(struct r5g_conf *conf);
+bool r5g_reshape_pending(struct mddev *mddev);
+int r5g_reshape_resume(struct mddev *mddev, struct r5g_conf *conf);
 sector_t r5g_reshape_request(struct mddev *mddev, sector_t sector_nr,
 			     int *skipped);
-void r5g_reshape_init(struct r5g_conf *conf);
-int r5g_reshape_resume(struct mddev *mddev, struct r5g_conf *conf);
 int r5g_check_reshape(struct mddev *mddev);
 int r5g_start_reshape(struct mddev *mddev);
-void r5g_finish_reshape(struct mddev *mddev);
-void r5g_reshape_free(struct r5g_conf *conf);
-bool r5g_reshape_pending(struct mddev *mddev);
-
-/* r5main.c: shared helpers */
-int r5g_calc_degraded(struct r5g_conf *conf);
-void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf);
-sector_t r5g_size(struct mddev *mddev, sector_t sectors, int raid_disks);
+bool r5g_finish_reshape(struct mddev *mddev);
 
 #endif /* R5GROW_H */

@@ -3,17 +3,17 @@
  * r5grow: an md RAID-5 personality built to grow live arrays.
  *
  * This file is the glue between md core and our engine: array start and
- * stop, member failure and spares, status, size, quiesce and the sysfs
- * knobs. The I/O engine (stripe cache, request mapping, parity, resync
- * and rebuild) is in r5io.c; what crosses between the files, and which
- * lock protects what, is in r5grow.h.
+ * stop, member failure and spares, status, size, the sysfs knobs, and the
+ * personality's operations, each handed to the file of its feature. The
+ * files and their layers, what crosses between them, and which lock
+ * protects what, are listed in r5grow.h.
  *
  * On-disk format: exactly md's RAID-5 (level 5) with the four classic
  * layouts, left/right and symmetric/asymmetric, any power-of-two chunk
  * of at least one page. Arrays move freely between this module and
  * md's raid456. Write-intent bitmaps are honoured. Refused at run time,
  * with a message: other layouts (parity-first/last, RAID-6 layouts),
- * journals, PPL, and, until the reshape engine lands, reshapes.
+ * journals, PPL, and reshapes other than a grow (r5reshape.c says which).
  *
  * The module registers as "raid5", level 5, and carries no module
  * alias: md's automatic "md-level-5" loading must keep finding raid456.
@@ -28,24 +28,7 @@
 #include "md-bitmap.h"
 #include "r5grow.h"
 
-/*---- Members and degradation ----*/
-
-/* Members of the current geometry that cannot serve their data. */
-int r5g_calc_degraded(struct r5g_conf *conf)
-{
-	int i, degraded = 0;
-
-	rcu_read_lock();
-	for (i = 0; i < conf->geo[R5G_GEO_CUR].raid_disks; i++) {
-		struct md_rdev *rdev = rcu_dereference(conf->disks[i].rdev);
-
-		if (!rdev || test_bit(Faulty, &rdev->flags) ||
-		    !test_bit(In_sync, &rdev->flags))
-			degraded++;
-	}
-	rcu_read_unlock();
-	return degraded;
-}
+/*---- Members ----*/
 
 static void r5g_error(struct mddev *mddev, struct md_rdev *rdev)
 {
@@ -171,7 +154,8 @@ static int r5g_spare_active(struct mddev *mddev)
 
 /*---- Size ----*/
 
-sector_t r5g_size(struct mddev *mddev, sector_t sectors, int raid_disks)
+static sector_t r5g_size(struct mddev *mddev, sector_t sectors,
+			 int raid_disks)
 {
 	struct r5g_conf *conf = mddev->private;
 
@@ -241,7 +225,8 @@ static void r5g_free_conf(struct r5g_conf *conf)
 {
 	cancel_delayed_work_sync(&conf->ckpt_work);
 	r5g_reshape_free(conf);
-	r5g_io_exit(conf);
+	r5g_cache_exit(conf);
+	r5g_bio_exit(conf);
 	kfree(conf->disks);
 	kfree(conf);
 }
@@ -338,7 +323,9 @@ static struct r5g_conf *r5g_setup_conf(struct mddev *mddev)
 		}
 		RCU_INIT_POINTER(conf->disks[rdev->raid_disk].rdev, rdev);
 	}
-	err = r5g_io_init(conf, R5G_DEF_STRIPES);
+	err = r5g_bio_init(conf);
+	if (!err)
+		err = r5g_cache_init(conf, R5G_DEF_STRIPES);
 	if (err) {
 		pr_warn("md/raid:%s: cannot allocate the stripe cache\n",
 			mdname(mddev));
@@ -358,7 +345,7 @@ out_free_conf:
 
 static const struct attribute_group r5g_attrs_group;
 
-void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf)
+static void r5g_set_limits(struct mddev *mddev, struct r5g_conf *conf)
 {
 	const struct r5g_geo *g = &conf->geo[R5G_GEO_CUR];
 	unsigned int chunk = g->chunk_sectors << SECTOR_SHIFT;
@@ -474,6 +461,23 @@ static void r5g_status(struct seq_file *seq, struct mddev *mddev)
 	}
 	rcu_read_unlock();
 	seq_puts(seq, "]");
+}
+
+/*---- Operations of other files ----*/
+
+/* Resync, check, repair and rebuild, or a reshape step. */
+static sector_t r5g_sync(struct mddev *mddev, sector_t sector_nr,
+			 int *skipped)
+{
+	if (test_bit(MD_RECOVERY_RESHAPE, &mddev->recovery))
+		return r5g_reshape_request(mddev, sector_nr, skipped);
+	return r5g_sync_request(mddev, sector_nr, skipped);
+}
+
+static void r5g_finish(struct mddev *mddev)
+{
+	if (r5g_finish_reshape(mddev))
+		r5g_set_limits(mddev, mddev->private);
 }
 
 /*---- sysfs ----*/
@@ -609,12 +613,12 @@ static struct md_personality r5g_personality = {
 	.hot_add_disk	= r5g_add_disk,
 	.hot_remove_disk = r5g_remove_disk,
 	.spare_active	= r5g_spare_active,
-	.sync_request	= r5g_sync_request,
+	.sync_request	= r5g_sync,
 	.resize		= r5g_resize,
 	.size		= r5g_size,
 	.check_reshape	= r5g_check_reshape,
 	.start_reshape	= r5g_start_reshape,
-	.finish_reshape	= r5g_finish_reshape,
+	.finish_reshape	= r5g_finish,
 	.quiesce	= r5g_quiesce,
 };
 

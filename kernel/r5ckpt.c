@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * r5grow reshape checkpoints: recording P as the reshape_position in
+ * every superblock, which makes it the new C (conf->reshape_safe).
+ *
+ * The protocol that leaves no unsafe instant: a step writes new rows only
+ * over old rows that are wholly below C (r5step.c checks the bound and
+ * calls r5g_ckpt_before() when it is short), and C moves only when a
+ * checkpoint is on disk. md writes the superblocks with PREFLUSH+FUA, so
+ * the copied data below P is durable before the position that relies on
+ * it. A crash at any instant leaves C at a position whose old rows above
+ * it are intact, and the resume copies from C again.
+ *
+ * Checkpoints happen when a step needs one, in the background once the
+ * steps have used half the room the last one gave them (r5g_step_safe()),
+ * and every reshape_checkpoint_ms (the work item). A checkpoint never
+ * goes through md's thread with MD_SB_CHANGE_PENDING: that would hold
+ * every array write in md_write_start() for the superblock write.
+ *
+ * Locks: ckpt_mutex (one checkpoint at a time), then reconfig_mutex for
+ * md_update_sb(); cache_lock to read P and move C.
+ */
+#include <linux/delay.h>
+#include <linux/math64.h>
+#include "md.h"
+#include "r5grow.h"
+
+#define R5G_CKPT_MS		1000	/* default checkpoint interval */
+#define R5G_CKPT_RETRY		2	/* jiffies: reconfig_mutex was busy */
+
+/*
+ * Record P in the superblocks, written here with md_update_sb(), and
+ * return once they are on disk. Not through md's thread with
+ * MD_SB_CHANGE_PENDING: that holds every array write in md_write_start()
+ * for the length of the superblock write. md_update_sb() wants
+ * reconfig_mutex: the sync thread tries for it until md interrupts the
+ * reshape (whoever interrupts holds it; -EINTR), other callers try once
+ * (-EAGAIN: try again later, with ckpt_mutex released between).
+ * Returns 0 when C == P at the time of the call.
+ */
+int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
+{
+	struct mddev *mddev = conf->mddev;
+	sector_t pos;
+
+	lockdep_assert_held(&conf->ckpt_mutex);
+	while (!mddev_trylock(mddev)) {
+		if (!sync_thread)
+			return -EAGAIN;
+		if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
+			return -EINTR;
+		usleep_range(1000, 2000);
+	}
+	/*
+	 * md's "frozen" and "idle" drop reconfig_mutex while they stop the
+	 * thread; the thread stops without a new checkpoint, and
+	 * r5g_finish_reshape() records where it stopped.
+	 */
+	if (sync_thread && test_bit(MD_RECOVERY_INTR, &mddev->recovery)) {
+		mddev_unlock(mddev);
+		return -EINTR;
+	}
+	/* under cache_lock: never after the end switched the offsets */
+	spin_lock_irq(&conf->cache_lock);
+	pos = conf->reshape_progress;
+	if (pos == MaxSector || pos <= conf->reshape_safe) {
+		spin_unlock_irq(&conf->cache_lock);
+		mddev_unlock(mddev);
+		return 0;
+	}
+	mddev->reshape_position = pos;
+	spin_unlock_irq(&conf->cache_lock);
+
+	mddev->curr_resync_completed =
+		div_u64(pos, conf->geo[R5G_GEO_CUR].data_disks);
+	/* PREFLUSH+FUA: the steps' writes are durable before it */
+	md_update_sb(mddev, 1);
+	mddev_unlock(mddev);
+
+	spin_lock_irq(&conf->cache_lock);
+	if (conf->reshape_safe < pos)
+		conf->reshape_safe = pos;
+	spin_unlock_irq(&conf->cache_lock);
+	wake_up_all(&conf->wait_reshape);
+	conf->ckpt_time = jiffies;
+	sysfs_notify_dirent_safe(mddev->sysfs_completed);
+	return 0;
+}
+
+static void r5g_ckpt_work(struct work_struct *work)
+{
+	struct r5g_conf *conf = container_of(to_delayed_work(work),
+					     struct r5g_conf, ckpt_work);
+	int err;
+
+	mutex_lock(&conf->ckpt_mutex);
+	err = r5g_checkpoint(conf, false);
+	mutex_unlock(&conf->ckpt_mutex);
+	if (err == -EAGAIN)	/* reconfig_mutex is busy: a bit later */
+		queue_delayed_work(system_wq, &conf->ckpt_work,
+				   R5G_CKPT_RETRY);
+}
+
+/*
+ * ckpt_mutex for the sync thread, which must not sleep on it: the work
+ * item may hold it while md is interrupting the thread.
+ */
+int r5g_ckpt_lock(struct r5g_conf *conf)
+{
+	while (!mutex_trylock(&conf->ckpt_mutex)) {
+		if (test_bit(MD_RECOVERY_INTR, &conf->mddev->recovery))
+			return -EINTR;
+		usleep_range(1000, 2000);
+	}
+	return 0;
+}
+
+/*
+ * Make C at least @need, for a step about to overwrite old rows below
+ * it: wait for the steps in flight (P then covers them), checkpoint P.
+ */
+int r5g_ckpt_before(struct r5g_conf *conf, sector_t need)
+{
+	int err;
+
+	wait_event(conf->wait_reshape, r5g_steps_idle(conf));
+	err = r5g_ckpt_lock(conf);
+	if (err)
+		return err;
+	err = r5g_checkpoint(conf, true);
+	mutex_unlock(&conf->ckpt_mutex);
+	if (err)
+		return err;
+	if (WARN_ON_ONCE(READ_ONCE(conf->reshape_safe) < need))
+		return -EIO;
+	return 0;
+}
+
+void r5g_ckpt_init(struct r5g_conf *conf)
+{
+	conf->ckpt_ms = R5G_CKPT_MS;
+	mutex_init(&conf->ckpt_mutex);
+	INIT_DELAYED_WORK(&conf->ckpt_work, r5g_ckpt_work);
+}
