@@ -18,6 +18,7 @@
 #include <linux/math64.h>
 #include <linux/slab.h>
 #include "md.h"
+#include "md-bitmap.h"
 #include "r5grow.h"
 
 #define R5G_FG_RECENT		(HZ / 10)	/* foreground I/O counts this long */
@@ -220,11 +221,6 @@ static int r5g_reshape_supported(struct mddev *mddev)
 			mdname(mddev));
 		return -EINVAL;
 	}
-	if (mddev->bitmap) {
-		pr_warn("md/raid:%s: cannot grow with a write-intent bitmap; remove it first\n",
-			mdname(mddev));
-		return -EBUSY;
-	}
 	return 0;
 }
 
@@ -235,6 +231,7 @@ static int r5g_reshape_supported(struct mddev *mddev)
  */
 static sector_t r5g_room(struct mddev *mddev, struct md_rdev *rdev)
 {
+	struct bitmap *bitmap = mddev->bitmap;
 	sector_t low = rdev->sb_start + 72;	/* superblock: 36 KiB */
 
 	if (mddev->major_version != 1 || mddev->minor_version == 0 ||
@@ -243,6 +240,12 @@ static sector_t r5g_room(struct mddev *mddev, struct md_rdev *rdev)
 	if (rdev->badblocks.sector > rdev->sb_start)
 		low = max_t(sector_t, low, rdev->badblocks.sector + 8 +
 			    rdev->badblocks.size);
+	/* an internal bitmap after the superblock stays where it is */
+	if (bitmap && !mddev->bitmap_info.file && mddev->bitmap_info.offset > 0)
+		low = max_t(sector_t, low, rdev->sb_start +
+			    mddev->bitmap_info.offset +
+			    bitmap->storage.file_pages *
+			    (PAGE_SIZE >> SECTOR_SHIFT));
 	return rdev->data_offset > low ? rdev->data_offset - low : 0;
 }
 

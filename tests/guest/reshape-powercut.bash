@@ -26,8 +26,11 @@ DELAYS=(0 6 3 0.3 9 1.5 4.5 12 0.8 7.5)
 cat >"$TEST_TMP/boot1.sh" <<'SCRIPT'
 # shellcheck source=tests/guest/reshape-lib.guest
 . /root/reshape-lib.guest
+bitmap=""
+[ "$BITMAP" = 1 ] && bitmap="--bitmap=internal --bitmap-chunk=1M"
+# shellcheck disable=SC2086
 must mdadm --create /dev/md0 --run --assume-clean --metadata="$META" \
-	--level=5 --raid-devices=3 --chunk=64 /dev/vda /dev/vdb /dev/vdc
+	--level=5 --raid-devices=3 --chunk=64 $bitmap /dev/vda /dev/vdb /dev/vdc
 put_bytes /dev/md0 /root/ref.bin
 same_bytes /dev/md0 /root/ref.bin
 if [ "$WRITER" = 1 ]; then
@@ -77,6 +80,11 @@ else
 	wait_idle "$md" 300
 fi
 check_grown "$md" "$want" "$mbytes"
+if [ "$BITMAP" = 1 ]; then
+	grep -A3 "^$md " /proc/mdstat | grep -q 'bitmap:' ||
+		fail "$md lost its bitmap: $(cat /proc/mdstat)"
+	say "$md: bitmap present; $(dmesg | grep -c "md: resync of RAID array $md") bitmap-driven resync(s) after the reshape"
+fi
 same_bytes "/dev/$md" /root/ref.bin
 say "$md: every reference byte intact"
 if [ "$WRITER" = 1 ]; then
@@ -87,9 +95,10 @@ check_parity "$md"
 must mdadm --stop "/dev/$md"
 SCRIPT
 
-# powercut_trials METADATA WRITER(0|1) DEFAULT-TRIALS
+# powercut_trials METADATA WRITER(0|1) DEFAULT-TRIALS [BITMAP(0|1)]
 powercut_trials() {
 	local meta=$1 writer=$2 trials=${RESHAPE_TRIALS:-$3} budget=${RESHAPE_BUDGET:-150}
+	local bitmap=${4:-0}
 	local i delay dir opts start=$SECONDS rc console
 	head -c $((24 * 1048576)) /dev/urandom >"$TEST_TMP/ref.bin"
 	for ((i = 0; i < trials; i++)); do
@@ -99,10 +108,11 @@ powercut_trials() {
 		fi
 		delay=${DELAYS[i % ${#DELAYS[@]}]}
 		dir=$TEST_TMP/disks.$i
-		console=${TEST_LOGS:-$TEST_TMP}/reshape-powercut-$meta-w$writer-$pers-$i
+		console=${TEST_LOGS:-$TEST_TMP}/reshape-powercut-$meta-w$writer-b$bitmap-$pers-$i
 		opts=(--personality "$pers" --disks 5 --disk-size 32M --disk-dir "$dir"
 			--timeout 400 --file "$here/reshape-lib.guest" --file "$TEST_TMP/ref.bin"
-			--env "META=$meta" --env "WRITER=$writer" --env "TRIAL=$i")
+			--env "META=$meta" --env "WRITER=$writer" --env "TRIAL=$i"
+			--env "BITMAP=$bitmap")
 		"$GUEST_RUN" -q --log "$console.boot1" "${opts[@]}" \
 			--kill-after-marker R5G-CUT-NOW "$delay" "$TEST_TMP/boot1.sh" \
 			>"$TEST_TMP/last.out" 2>&1
