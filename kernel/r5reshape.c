@@ -476,6 +476,14 @@ int r5g_start_reshape(struct mddev *mddev)
 		}
 	}
 	mddev_resume(mddev);
+	/*
+	 * The new shape on every member before sync_action shows the
+	 * reshape (the critical section wrote it already): a power cut
+	 * after that finds members that agree, which mdadm --assemble
+	 * demands (it compares raid_disks before event counts).
+	 */
+	if (conf->offset_delta)
+		md_update_sb(mddev, 1);
 
 	rdev_for_each(rdev, mddev)
 		if (rdev->raid_disk >= old && sysfs_link_rdev(mddev, rdev))

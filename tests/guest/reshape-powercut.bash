@@ -50,7 +50,7 @@ if [ "$WRITER" = 1 ] && [ $((TRIAL % 2)) = 1 ] &&
 	must sysfs_set /sys/block/md0/md/reshape_checkpoint_ms 600000
 	say "reshape_checkpoint_ms 600000"
 fi
-grow_mdadm md0 4 /dev/vdd
+grow_"$GROW" md0 4 /dev/vdd
 echo "R5G-CUT-NOW at reshape_position $(md_attr md0 reshape_position)"
 # Keep the console going (and show where the cut came).
 while :; do
@@ -95,10 +95,10 @@ check_parity "$md"
 must mdadm --stop "/dev/$md"
 SCRIPT
 
-# powercut_trials METADATA WRITER(0|1) DEFAULT-TRIALS [BITMAP(0|1)]
+# powercut_trials METADATA WRITER(0|1) DEFAULT-TRIALS [BITMAP(0|1) [mdadm|sysfs]]
 powercut_trials() {
 	local meta=$1 writer=$2 trials=${RESHAPE_TRIALS:-$3} budget=${RESHAPE_BUDGET:-150}
-	local bitmap=${4:-0}
+	local bitmap=${4:-0} grow=${5:-mdadm}
 	local i delay dir opts start=$SECONDS rc console
 	head -c $((24 * 1048576)) /dev/urandom >"$TEST_TMP/ref.bin"
 	for ((i = 0; i < trials; i++)); do
@@ -108,11 +108,11 @@ powercut_trials() {
 		fi
 		delay=${DELAYS[i % ${#DELAYS[@]}]}
 		dir=$TEST_TMP/disks.$i
-		console=${TEST_LOGS:-$TEST_TMP}/reshape-powercut-$meta-w$writer-b$bitmap-$pers-$i
+		console=${TEST_LOGS:-$TEST_TMP}/reshape-powercut-$meta-w$writer-b$bitmap-$grow-$pers-$i
 		opts=(--personality "$pers" --disks 5 --disk-size 32M --disk-dir "$dir"
 			--timeout 400 --file "$here/reshape-lib.guest" --file "$TEST_TMP/ref.bin"
 			--env "META=$meta" --env "WRITER=$writer" --env "TRIAL=$i"
-			--env "BITMAP=$bitmap")
+			--env "BITMAP=$bitmap" --env "GROW=$grow")
 		"$GUEST_RUN" -q --log "$console.boot1" "${opts[@]}" \
 			--kill-after-marker R5G-CUT-NOW "$delay" "$TEST_TMP/boot1.sh" \
 			>"$TEST_TMP/last.out" 2>&1
@@ -129,7 +129,7 @@ powercut_trials() {
 			failures=$((failures + 1))
 			continue
 		fi
-		say "trial $i: power cut $delay s into the grow, $(grep -a '^reshape_position' "$console.boot1" | tail -n1)"
+		say "trial $i ($meta, $grow): power cut $delay s into the grow, $(grep -a '^reshape_position' "$console.boot1" | tail -n1)"
 		"$GUEST_RUN" -q --log "$console.boot2" "${opts[@]}" "$TEST_TMP/boot2.sh" \
 			>"$TEST_TMP/last.out" 2>&1
 		rc=$?
