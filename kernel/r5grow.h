@@ -43,8 +43,9 @@
  *   (none: the sync thread)      conf->rs and the step buffers, except
  *                                the fields marked cache_lock.
  *
- * Order: reconfig_mutex -> ckpt_mutex; reconfig_mutex -> cache_mutex ->
- * cache_lock. cache_lock and stripe->lock are never held together.
+ * Order: reconfig_mutex -> cache_mutex -> cache_lock; ckpt_mutex ->
+ * reconfig_mutex, taken only by trylock (r5g_checkpoint()). cache_lock
+ * and stripe->lock are never held together.
  */
 #ifndef R5GROW_H
 #define R5GROW_H
@@ -274,6 +275,12 @@ struct r5g_conf {
 	struct list_head inactive;	/* cache_lock; lru, head = newest */
 	struct list_head handle_list;	/* cache_lock */
 	struct list_head blocked_list;	/* cache_lock */
+	/*
+	 * The md thread polls blocked_list every HZ / 20 and has changed
+	 * thread->timeout for that; it gives md's timeout (the bitmap
+	 * daemon's) back once the list is empty. md thread only.
+	 */
+	bool blocked_poll;
 	int nr_stripes;			/* allocated; cache_lock */
 	int active_stripes;		/* not on inactive; cache_lock */
 	int quiesce;			/* cache_lock */

@@ -643,6 +643,27 @@ static void r5g_handle_stripe(struct r5g_stripe *sh, struct r5g_pass *p,
 
 /*---- The daemon (md thread) ----*/
 
+/*
+ * Wake every HZ / 20 while stripes wait for a blocked member. Otherwise
+ * the timeout is md's: the bitmap daemon sets it to its flush period
+ * while bits are dirty, and md_bitmap_daemon_work() only clears them
+ * when the thread wakes.
+ */
+static void r5g_blocked_poll(struct r5g_conf *conf, struct md_thread *thread,
+			     bool blocked)
+{
+	struct mddev *mddev = conf->mddev;
+
+	if (blocked) {
+		conf->blocked_poll = true;
+		thread->timeout = HZ / 20;
+	} else if (conf->blocked_poll) {
+		conf->blocked_poll = false;
+		thread->timeout = mddev->bitmap ?
+			mddev->bitmap_info.daemon_sleep : MAX_SCHEDULE_TIMEOUT;
+	}
+}
+
 void r5g_daemon(struct md_thread *thread)
 {
 	struct mddev *mddev = thread->mddev;
@@ -687,8 +708,7 @@ void r5g_daemon(struct md_thread *thread)
 			spin_lock_irq(&conf->cache_lock);
 		}
 	}
-	thread->timeout = list_empty(&conf->blocked_list) ?
-		MAX_SCHEDULE_TIMEOUT : HZ / 20;
+	r5g_blocked_poll(conf, thread, !list_empty(&conf->blocked_list));
 	spin_unlock_irq(&conf->cache_lock);
 	blk_finish_plug(&plug);
 
