@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * r5grow stripe cache: the stripes, their hash and lru, resizing, the
- * widening of every stripe for a grow, and quiesce.
+ * widening of every stripe for a grow, quiesce, and whether a member
+ * with a read error stays (r5g_read_error()).
  *
  * A stripe is one page on every member at the same member sector of one
  * geometry. r5g_get_stripe() hands out a referenced stripe, the cached
@@ -423,6 +424,44 @@ int r5g_calc_degraded(struct r5g_conf *conf)
 	}
 	rcu_read_unlock();
 	return degraded;
+}
+
+/*
+ * A read of @rdev failed at member sector @sector (from the data offset).
+ * True when the member stays: the caller rebuilds the block from parity,
+ * and the stripe path writes it back and reads it again, md's read-error
+ * repair. The member is failed instead (false) when the array has no
+ * redundancy to rebuild from, or after more than max_read_errors (md's
+ * max_corr_read_errors) such errors on it since it joined the array.
+ * Any context.
+ */
+bool r5g_read_error(struct r5g_conf *conf, struct md_rdev *rdev,
+		    sector_t sector)
+{
+	struct mddev *mddev = conf->mddev;
+	int max = atomic_read(&mddev->max_corr_read_errors);
+	int n;
+
+	if (test_bit(Faulty, &rdev->flags))
+		return false;
+	if (READ_ONCE(mddev->degraded)) {
+		pr_warn_ratelimited("md/raid:%s: read error not correctable (sector %llu on %pg): the array is degraded\n",
+				    mdname(mddev), (unsigned long long)sector,
+				    rdev->bdev);
+		md_error(mddev, rdev);
+		return false;
+	}
+	n = atomic_inc_return(&rdev->read_errors);
+	if (n > max) {
+		pr_warn("md/raid:%s: %pg: %d read errors, more than max_read_errors (%d): failing it\n",
+			mdname(mddev), rdev->bdev, n, max);
+		md_error(mddev, rdev);
+		return false;
+	}
+	pr_info_ratelimited("md/raid:%s: read error at sector %llu on %pg (%d of max_read_errors %d): rebuilding it from parity\n",
+			    mdname(mddev), (unsigned long long)sector,
+			    rdev->bdev, n, max);
+	return true;
 }
 
 /* quiesce(1): no new stripe work, and wait until everything is idle. */

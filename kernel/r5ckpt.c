@@ -36,8 +36,21 @@
  * reconfig_mutex: the sync thread tries for it until md interrupts the
  * reshape (whoever interrupts holds it; -EINTR), other callers try once
  * (-EAGAIN: try again later, with ckpt_mutex released between).
- * Returns 0 when C == P at the time of the call.
+ * Returns 0 when C == P at the time of the call, -EIO when the position
+ * is held (r5g_position_held()).
  */
+/*
+ * With more members failed than parity covers, the position stays where
+ * the members that went last recorded it, so that mdadm --assemble
+ * --force finds them agreeing once they are back: no checkpoint moves C,
+ * and no step moves P (r5g_step_retire()). Rows copied since are copied
+ * again on the resume.
+ */
+bool r5g_position_held(struct r5g_conf *conf)
+{
+	return READ_ONCE(conf->mddev->degraded) > 1;
+}
+
 int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 {
 	struct mddev *mddev = conf->mddev;
@@ -59,6 +72,10 @@ int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 	if (sync_thread && test_bit(MD_RECOVERY_INTR, &mddev->recovery)) {
 		mddev_unlock(mddev);
 		return -EINTR;
+	}
+	if (r5g_position_held(conf)) {
+		mddev_unlock(mddev);
+		return -EIO;
 	}
 	/* under cache_lock: never after the end switched the offsets */
 	spin_lock_irq(&conf->cache_lock);

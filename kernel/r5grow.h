@@ -117,6 +117,8 @@ enum r5g_dev_flags {
 	R5G_WANT_READ,	/* read the member this pass */
 	R5G_WANT_WRITE,	/* write the member this pass */
 	R5G_READ_ERR,	/* a read failed: do not trust this member here */
+	R5G_REWRITE,	/* READ_ERR, member kept: write the rebuilt block back */
+	R5G_REREAD,	/* written back: read it again before trusting it */
 };
 
 /* One block (one page) of a stripe on one member. */
@@ -205,7 +207,7 @@ struct r5g_rstep {
 	bool retire;		/* the writes end the step (else: complete) */
 	bool quiet;		/* not counted with md (critical section) */
 	blk_opf_t extra;	/* added to the op of the writes */
-	bool werr;		/* a write failed (critical section) */
+	bool werr;		/* a write of this step failed */
 	u64 t0;			/* ktime_get_ns() when its reads were sent */
 	struct completion reads;
 	unsigned long *bad;	/* old members whose read failed */
@@ -290,6 +292,8 @@ struct r5g_conf {
 
 	int max_nr_stripes;		/* target size; reconfig_mutex */
 	int recovery_disabled;		/* reconfig_mutex or md thread */
+	/* "reshape held" was logged for too many failed members; reconfig_mutex */
+	bool held_said;
 	bool fullsync;			/* a fresh spare: ignore the bitmap */
 
 	/*
@@ -394,6 +398,8 @@ struct r5g_stripe *r5g_get_stripe(struct r5g_conf *conf, sector_t sector,
 void r5g_release_locked(struct r5g_conf *conf, struct r5g_stripe *sh);
 void r5g_release(struct r5g_stripe *sh);
 int r5g_calc_degraded(struct r5g_conf *conf);
+bool r5g_read_error(struct r5g_conf *conf, struct md_rdev *rdev,
+		    sector_t sector);
 void r5g_quiesce(struct mddev *mddev, int quiesce);
 
 /* r5stripe.c: the stripe handler */
@@ -417,6 +423,7 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 
 /* r5ckpt.c: reshape checkpoints */
 void r5g_ckpt_init(struct r5g_conf *conf);
+bool r5g_position_held(struct r5g_conf *conf);
 int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread);
 int r5g_ckpt_lock(struct r5g_conf *conf);
 int r5g_ckpt_before(struct r5g_conf *conf, sector_t need);

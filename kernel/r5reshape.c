@@ -80,6 +80,8 @@ static void r5g_reshape_stop(struct r5g_conf *conf)
 		if (!err)
 			return;
 	}
+	if (r5g_position_held(conf))
+		return;
 	/* md writes the superblocks when the sync thread is reaped */
 	mddev->reshape_position = p;
 	mddev->curr_resync_completed =
@@ -314,8 +316,19 @@ int r5g_check_reshape(struct mddev *mddev)
 	struct r5g_conf *conf = mddev->private;
 	int err;
 
-	if (conf->reshape_progress != MaxSector)
-		return 0;	/* recorded: md may resume it */
+	if (conf->reshape_progress != MaxSector) {
+		/* recorded: md may resume it, unless too few members are left */
+		if (mddev->degraded > 1) {
+			if (!conf->held_said)
+				pr_warn("md/raid:%s: reshape held at array sector %llu: %d devices failed\n",
+					mdname(mddev),
+					(unsigned long long)conf->reshape_safe,
+					mddev->degraded);
+			conf->held_said = true;
+			return -EIO;
+		}
+		return 0;
+	}
 	if (!r5g_reshape_pending(mddev))
 		return 0;
 	err = r5g_reshape_supported(mddev);
@@ -581,6 +594,8 @@ bool r5g_finish_reshape(struct mddev *mddev)
 	p = conf->reshape_progress;
 	spin_unlock_irq(&conf->cache_lock);
 	if (p != MaxSector) {
+		if (r5g_position_held(conf))
+			return false;
 		mddev->reshape_position = p;
 		mddev->curr_resync_completed =
 			div_u64(p, conf->geo[R5G_GEO_CUR].data_disks);

@@ -43,6 +43,7 @@ struct r5g_rbio {
 	struct r5g_rstep *st;
 	struct md_rdev *rdev;
 	int disk;
+	sector_t sector;	/* member sector, for messages */
 	struct bio bio;		/* last: bioset front_pad */
 };
 
@@ -152,6 +153,24 @@ static void r5g_step_retire(struct r5g_rstep *st)
 
 	spin_lock_irqsave(&conf->cache_lock, flags);
 	st->done = true;
+	/*
+	 * Position held: P stays, and finished steps end without passing
+	 * (their rows are copied again on the resume).
+	 */
+	for (i = 0; i < R5G_RS_STEPS && r5g_position_held(conf); i++) {
+		struct r5g_rstep *s = &rs->step[i];
+
+		if (!s->busy || !s->done)
+			continue;
+		s->busy = false;
+		s->done = false;
+		conf->reshape_steps--;
+		if (!s->quiet)	/* not ok: md interrupts the reshape */
+			md_done_sync(conf->mddev,
+				     (sector_t)s->nrows *
+				     conf->geo[R5G_GEO_CUR].chunk_sectors, 0);
+		moved = true;
+	}
 	/* P moves over finished steps in order */
 	for (i = 0; i < R5G_RS_STEPS; i++) {
 		struct r5g_rstep *s = &rs->step[i];
@@ -188,12 +207,13 @@ static void r5g_step_end_io(struct bio *bio)
 	struct r5g_rstep *st = rb->st;
 	struct mddev *mddev = st->conf->mddev;
 
-	if (bio->bi_status) {
-		if (!st->writing)
-			set_bit(rb->disk, st->bad);
-		else
-			st->werr = true;
+	if (bio->bi_status && st->writing) {
+		st->werr = true;
 		md_error(mddev, rb->rdev);
+	} else if (bio->bi_status) {
+		/* rebuilt from parity; the copy writes it to its new place */
+		set_bit(rb->disk, st->bad);
+		r5g_read_error(st->conf, rb->rdev, rb->sector);
 	}
 	rdev_dec_pending(rb->rdev, mddev);
 	bio_put(bio);
@@ -240,6 +260,7 @@ bool r5g_step_chunk(struct r5g_rstep *st, int disk, sector_t sector,
 		rb->st = st;
 		rb->rdev = rdev;
 		rb->disk = disk;
+		rb->sector = sector;
 		bio->bi_iter.bi_sector = off + sector;
 		bio->bi_end_io = r5g_step_end_io;
 		for (i = 0; i < k; i++)
@@ -400,6 +421,7 @@ static void r5g_step_write(struct r5g_rstep *st)
 
 	st->writing = true;
 	st->retire = true;
+	st->werr = false;
 	st->extra = 0;
 	atomic_set(&st->pending, 1);
 	for (q = 0; q < st->nrows; q++) {

@@ -130,16 +130,36 @@ static void r5g_end_io(struct bio *bio)
 		dev++;
 	rdev = dev->io_rdev;
 
-	if (bio->bi_status) {
-		if (!write) {
-			clear_bit(R5G_UPTODATE, &dev->flags);
-			set_bit(R5G_READ_ERR, &dev->flags);
-		}
+	if (bio->bi_status && write) {
 		md_error(conf->mddev, rdev);
+	} else if (bio->bi_status) {
+		clear_bit(R5G_UPTODATE, &dev->flags);
+		set_bit(R5G_READ_ERR, &dev->flags);
+		if (test_and_clear_bit(R5G_REREAD, &dev->flags)) {
+			pr_warn("md/raid:%s: read error not corrected (sector %llu on %pg): failing it\n",
+				mdname(conf->mddev),
+				(unsigned long long)sh->sector, rdev->bdev);
+			md_error(conf->mddev, rdev);
+		} else if (r5g_read_error(conf, rdev, sh->sector)) {
+			set_bit(R5G_REWRITE, &dev->flags);
+		}
 	} else if (write) {
-		clear_bit(R5G_READ_ERR, &dev->flags);
+		/* a block rebuilt after a read error is trusted once re-read */
+		if (test_and_clear_bit(R5G_REWRITE, &dev->flags))
+			set_bit(R5G_REREAD, &dev->flags);
+		else
+			clear_bit(R5G_READ_ERR, &dev->flags);
 	} else {
 		set_bit(R5G_UPTODATE, &dev->flags);
+		if (test_and_clear_bit(R5G_REREAD, &dev->flags)) {
+			clear_bit(R5G_READ_ERR, &dev->flags);
+			atomic_inc(&rdev->corrected_errors);
+			pr_info_ratelimited("md/raid:%s: read error corrected (%lu sectors at %llu on %pg)\n",
+					    mdname(conf->mddev),
+					    (unsigned long)R5G_STRIPE_SECTORS,
+					    (unsigned long long)sh->sector,
+					    rdev->bdev);
+		}
 	}
 	bio_uninit(bio);
 	rdev_dec_pending(rdev, conf->mddev);
@@ -573,6 +593,53 @@ static void r5g_handle_sync(struct r5g_stripe *sh, struct r5g_pass *p)
 	set_bit(R5G_S_SYNC_WRITE, &sh->state);
 }
 
+/*
+ * md's read-error repair, once the unreadable block is rebuilt: write it
+ * back to the member (r5g_end_io() then asks for the re-read).
+ */
+static void r5g_rewrite(struct r5g_stripe *sh, struct r5g_pass *p)
+{
+	struct r5g_dev *dev;
+
+	if (p->nfailed != 1)
+		return;
+	dev = &sh->dev[p->failed];
+	if (!test_bit(R5G_REWRITE, &dev->flags) ||
+	    test_bit(R5G_WANT_WRITE, &dev->flags))
+		return;
+	if (!r5g_writable(sh->conf, p->failed)) {
+		clear_bit(R5G_REWRITE, &dev->flags);
+		return;
+	}
+	if (r5g_want_all(sh, p) || !r5g_compute_missing(sh, p))
+		return;
+	set_bit(R5G_WANT_WRITE, &dev->flags);
+}
+
+/*
+ * The re-read of a written-back block, alone in its pass: nothing else
+ * touches the page while it is read into. True when it was asked for.
+ */
+static bool r5g_reread(struct r5g_stripe *sh)
+{
+	int i;
+
+	for (i = 0; i < sh->disks; i++) {
+		struct r5g_dev *dev = &sh->dev[i];
+
+		if (!test_bit(R5G_REREAD, &dev->flags))
+			continue;
+		if (!r5g_writable(sh->conf, i)) {
+			clear_bit(R5G_REREAD, &dev->flags);
+			continue;
+		}
+		clear_bit(R5G_UPTODATE, &dev->flags);
+		set_bit(R5G_WANT_READ, &dev->flags);
+		return true;
+	}
+	return false;
+}
+
 /* Fail everything queued: two members are gone here. */
 static void r5g_fail_stripe(struct r5g_stripe *sh)
 {
@@ -631,6 +698,8 @@ static void r5g_handle_stripe(struct r5g_stripe *sh, struct r5g_pass *p,
 	}
 	if (test_bit(R5G_S_SYNC_WRITE, &sh->state))
 		r5g_sync_done(sh, true);
+	if (r5g_reread(sh))
+		goto issue;
 
 	if (p->nfailed)
 		r5g_compute_missing(sh, p);
@@ -638,6 +707,8 @@ static void r5g_handle_stripe(struct r5g_stripe *sh, struct r5g_pass *p,
 	if (r5g_handle_writes(sh, p, want, full) == R5G_W_NONE &&
 	    test_bit(R5G_S_SYNC, &sh->state))
 		r5g_handle_sync(sh, p);
+	r5g_rewrite(sh, p);
+issue:
 	r5g_issue(sh);
 }
 
