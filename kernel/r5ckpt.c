@@ -29,6 +29,84 @@
 #define R5G_CKPT_RETRY		2	/* jiffies: reconfig_mutex was busy */
 
 /*
+ * Test hook for the power-cut tests: the next superblock write of phase
+ * sb_cut_phase (enum r5g_sb_phase) reaches only the first sb_cut_after
+ * members in md's list; the rest keep the superblock before it, as a
+ * power cut between the member writes leaves them. Then it says so on
+ * the console and stands still for R5G_SB_CUT_MS holding reconfig_mutex,
+ * so no other superblock write comes before the cut. One shot.
+ */
+static unsigned int sb_cut_phase;
+module_param(sb_cut_phase, uint, 0644);
+MODULE_PARM_DESC(sb_cut_phase, "test hook: superblock write to cut (1 start, 2 checkpoint, 3 end)");
+static unsigned int sb_cut_after;
+module_param(sb_cut_after, uint, 0644);
+MODULE_PARM_DESC(sb_cut_after, "test hook: members that get the cut superblock write");
+
+#define R5G_SB_CUT_MS	60000
+
+static const char * const r5g_sb_phase_name[] = {
+	[R5G_SB_START] = "start", [R5G_SB_CKPT] = "checkpoint",
+	[R5G_SB_END] = "end",
+};
+
+/*
+ * md_update_sb(mddev, 1), or the cut write of the hook above. md skips a
+ * member whose sb_events already equals the new event count, which is
+ * what the hook sets on the members after the k-th.
+ */
+void r5g_write_sb(struct mddev *mddev, enum r5g_sb_phase phase)
+{
+	unsigned int k = READ_ONCE(sb_cut_after), i = 0;
+	struct md_rdev *rdev;
+	u64 ev;
+
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (READ_ONCE(sb_cut_phase) != phase) {
+		md_update_sb(mddev, 1);
+		return;
+	}
+	WRITE_ONCE(sb_cut_phase, 0);
+	ev = mddev->events + 1;
+	rdev_for_each(rdev, mddev)
+		if (i++ >= k)
+			rdev->sb_events = ev;
+	md_update_sb(mddev, 1);
+	if (mddev->events != ev) {
+		pr_warn("md/raid:%s: test hook: superblock cut missed (md wrote again)\n",
+			mdname(mddev));
+		return;
+	}
+	i = 0;
+	rdev_for_each(rdev, mddev)
+		pr_info("md/raid:%s: test hook: %s superblock %s %pg\n",
+			mdname(mddev), r5g_sb_phase_name[phase],
+			i++ < k ? "written to" : "held from", rdev->bdev);
+	pr_info("md/raid:%s: test hook: superblock cut after %u members\n",
+		mdname(mddev), k);
+	msleep(R5G_SB_CUT_MS);
+}
+
+/*
+ * md's thread writes the end of a reshape (MD_SB_CHANGE_DEVS); with the
+ * hook set for the end, write it here, where the hook can cut it.
+ */
+void r5g_write_sb_end(struct r5g_conf *conf)
+{
+	struct mddev *mddev = conf->mddev;
+
+	if (READ_ONCE(sb_cut_phase) != R5G_SB_END)
+		return;
+	while (!mddev_trylock(mddev)) {
+		if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
+			return;
+		usleep_range(1000, 2000);
+	}
+	r5g_write_sb(mddev, R5G_SB_END);
+	mddev_unlock(mddev);
+}
+
+/*
  * Record P in the superblocks, written here with md_update_sb(), and
  * return once they are on disk. Not through md's thread with
  * MD_SB_CHANGE_PENDING: that holds every array write in md_write_start()
@@ -91,7 +169,7 @@ int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread)
 	mddev->curr_resync_completed =
 		div_u64(pos, conf->geo[R5G_GEO_CUR].data_disks);
 	/* PREFLUSH+FUA: the steps' writes are durable before it */
-	md_update_sb(mddev, 1);
+	r5g_write_sb(mddev, R5G_SB_CKPT);
 	mddev_unlock(mddev);
 
 	spin_lock_irq(&conf->cache_lock);

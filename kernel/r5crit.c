@@ -204,7 +204,7 @@ int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf, int old,
 	if (err)
 		return err;
 	r5g_crit_stage(mddev, "backup written");
-	md_update_sb(mddev, 1);
+	r5g_write_sb(mddev, R5G_SB_START);
 	r5g_crit_stage(mddev, "reshape recorded");
 
 	for (lo = 0; lo < done; lo = st->hi) {
@@ -219,7 +219,7 @@ int r5g_critical_section(struct mddev *mddev, struct r5g_conf *conf, int old,
 
 	r5g_crit_stage(mddev, "rows copied");
 	mddev->reshape_position = done;
-	md_update_sb(mddev, 1);
+	r5g_write_sb(mddev, R5G_SB_CKPT);
 	r5g_crit_stage(mddev, "end recorded");
 	spin_lock_irq(&conf->cache_lock);
 	conf->reshape_safe = done;

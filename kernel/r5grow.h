@@ -424,6 +424,11 @@ sector_t r5g_sync_request(struct mddev *mddev, sector_t sector_nr,
 /* r5ckpt.c: reshape checkpoints */
 void r5g_ckpt_init(struct r5g_conf *conf);
 bool r5g_position_held(struct r5g_conf *conf);
+/* the superblock writes of a reshape, by phase (the sb_cut_* test hook) */
+enum r5g_sb_phase { R5G_SB_START = 1, R5G_SB_CKPT, R5G_SB_END };
+void r5g_write_sb(struct mddev *mddev, enum r5g_sb_phase phase);
+void r5g_write_sb_end(struct r5g_conf *conf);
+void r5g_fix_missed_end(struct mddev *mddev);
 int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread);
 int r5g_ckpt_lock(struct r5g_conf *conf);
 int r5g_ckpt_before(struct r5g_conf *conf, sector_t need);

@@ -335,6 +335,8 @@ static struct r5g_conf *r5g_setup_conf(struct mddev *mddev)
 		err = r5g_reshape_resume(mddev, conf);
 		if (err)
 			goto out_free_conf;
+	} else {
+		r5g_fix_missed_end(mddev);
 	}
 	return conf;
 

@@ -48,8 +48,37 @@ static void r5g_end_reshape(struct r5g_conf *conf)
 			rdev->recovery_offset = MaxSector;
 	mddev->curr_resync_completed = mddev->dev_sectors;
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	r5g_write_sb_end(conf);
 	pr_info("md/raid:%s: reshape done: %d devices\n", mdname(mddev),
 		conf->geo[R5G_GEO_CUR].raid_disks);
+}
+
+/*
+ * The end of a grow with an offset change is one superblock write; a
+ * power cut between its member writes leaves members that still record
+ * the reshape (old data_offset, new_offset) next to members that record
+ * it done. md takes them, one event behind, with the data_offset of their
+ * own superblock, which is no longer where their data is. With the
+ * freshest superblock saying done, their data is at the new offset: use
+ * it, and write their superblocks again.
+ */
+void r5g_fix_missed_end(struct mddev *mddev)
+{
+	struct md_rdev *rdev;
+
+	rdev_for_each(rdev, mddev) {
+		if (rdev->new_data_offset == rdev->data_offset)
+			continue;
+		pr_warn("md/raid:%s: %pg missed the end of the reshape: its data is at sector %llu\n",
+			mdname(mddev), rdev->bdev,
+			(unsigned long long)rdev->new_data_offset);
+		if (rdev->data_offset > rdev->new_data_offset)
+			rdev->sectors += rdev->data_offset - rdev->new_data_offset;
+		else
+			rdev->sectors -= rdev->new_data_offset - rdev->data_offset;
+		rdev->data_offset = rdev->new_data_offset;
+		set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
+	}
 }
 
 /* The last sync_request call: finish, or record where we stopped. */
@@ -496,7 +525,7 @@ int r5g_start_reshape(struct mddev *mddev)
 	 * demands (it compares raid_disks before event counts).
 	 */
 	if (conf->offset_delta)
-		md_update_sb(mddev, 1);
+		r5g_write_sb(mddev, R5G_SB_START);
 
 	rdev_for_each(rdev, mddev)
 		if (rdev->raid_disk >= old && sysfs_link_rdev(mddev, rdev))
