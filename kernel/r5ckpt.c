@@ -88,6 +88,56 @@ void r5g_write_sb(struct mddev *mddev, enum r5g_sb_phase phase)
 }
 
 /*
+ * Mark the array clean when no write is in flight, as md's safemode
+ * does; the caller has suspended I/O, so none starts. md_write_start()
+ * reads in_sync after taking writes_pending, and sync_checkers (under
+ * mddev->lock) keeps it on that slow path while the count is atomic.
+ * True when the array was dirty and is clean now.
+ */
+static bool r5g_mark_clean(struct mddev *mddev)
+{
+	bool changed = false;
+
+	if (mddev->in_sync || mddev->external ||
+	    mddev->recovery_cp != MaxSector)
+		return false;
+	spin_lock(&mddev->lock);
+	mddev->sync_checkers++;
+	spin_unlock(&mddev->lock);
+	percpu_ref_switch_to_atomic_sync(&mddev->writes_pending);
+	spin_lock(&mddev->lock);
+	if (!mddev->in_sync && percpu_ref_is_zero(&mddev->writes_pending)) {
+		mddev->in_sync = 1;
+		/* in_sync is seen before sync_checkers drops */
+		smp_mb();
+		set_bit(MD_SB_CHANGE_CLEAN, &mddev->sb_flags);
+		changed = true;
+	}
+	if (--mddev->sync_checkers == 0)
+		percpu_ref_switch_to_percpu(&mddev->writes_pending);
+	spin_unlock(&mddev->lock);
+	sysfs_notify_dirent_safe(mddev->sysfs_state);
+	return changed;
+}
+
+/*
+ * Before a reshape is recorded, with I/O suspended and the old shape
+ * still in mddev: the superblocks say clean. A cut between the member
+ * writes of the start leaves members of the old and of the new shape,
+ * each of which may lack a member, and mdadm starts a degraded array only
+ * when its superblocks say clean (md's write-hole rule); the start write
+ * goes out clean too, as nothing writes before it. The next write to the
+ * array marks it dirty again (md_write_start()) before its data reaches a
+ * member. A cut inside this write leaves one shape, dirty or clean.
+ */
+void r5g_write_clean(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	if (r5g_mark_clean(mddev))
+		md_update_sb(mddev, 1);
+}
+
+/*
  * md's thread writes the end of a reshape (MD_SB_CHANGE_DEVS); with the
  * hook set for the end, write it here, where the hook can cut it.
  */

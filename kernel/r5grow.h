@@ -427,6 +427,7 @@ bool r5g_position_held(struct r5g_conf *conf);
 /* the superblock writes of a reshape, by phase (the sb_cut_* test hook) */
 enum r5g_sb_phase { R5G_SB_START = 1, R5G_SB_CKPT, R5G_SB_END };
 void r5g_write_sb(struct mddev *mddev, enum r5g_sb_phase phase);
+void r5g_write_clean(struct mddev *mddev);
 void r5g_write_sb_end(struct r5g_conf *conf);
 void r5g_fix_missed_end(struct mddev *mddev);
 int r5g_checkpoint(struct r5g_conf *conf, bool sync_thread);

@@ -493,6 +493,7 @@ int r5g_start_reshape(struct mddev *mddev)
 	}
 
 	mddev_suspend(mddev);
+	r5g_write_clean(mddev);
 	r5g_cache_forget(conf);
 	r5g_set_offsets(mddev, conf);
 	r5g_place_spares(mddev, conf, old, new);
@@ -517,15 +518,16 @@ int r5g_start_reshape(struct mddev *mddev)
 			return err;
 		}
 	}
-	mddev_resume(mddev);
 	/*
 	 * The new shape on every member before sync_action shows the
 	 * reshape (the critical section wrote it already): a power cut
 	 * after that finds members that agree, which mdadm --assemble
-	 * demands (it compares raid_disks before event counts).
+	 * demands (it compares raid_disks before event counts). With I/O
+	 * still suspended, it goes out clean (r5g_write_clean()).
 	 */
 	if (conf->offset_delta)
 		r5g_write_sb(mddev, R5G_SB_START);
+	mddev_resume(mddev);
 
 	rdev_for_each(rdev, mddev)
 		if (rdev->raid_disk >= old && sysfs_link_rdev(mddev, rdev))
