@@ -138,22 +138,30 @@ void r5g_write_clean(struct mddev *mddev)
 }
 
 /*
- * md's thread writes the end of a reshape (MD_SB_CHANGE_DEVS); with the
- * hook set for the end, write it here, where the hook can cut it.
+ * reconfig_mutex for the end write, from the sync thread; false when md
+ * is interrupting the thread (whoever does holds the mutex).
  */
-void r5g_write_sb_end(struct r5g_conf *conf)
+bool r5g_end_lock(struct mddev *mddev)
 {
-	struct mddev *mddev = conf->mddev;
-
-	if (READ_ONCE(sb_cut_phase) != R5G_SB_END)
-		return;
 	while (!mddev_trylock(mddev)) {
 		if (test_bit(MD_RECOVERY_INTR, &mddev->recovery))
-			return;
+			return false;
 		usleep_range(1000, 2000);
 	}
+	return true;
+}
+
+/*
+ * The end of a reshape, written clean like the start (r5g_write_clean()):
+ * the caller has suspended I/O. A cut between its member writes leaves
+ * members of two shapes on 0.90 (minor_version 91 and 90), and mdadm
+ * starts the one that lacks a member only when it says clean.
+ */
+void r5g_write_end(struct mddev *mddev)
+{
+	lockdep_assert_held(&mddev->reconfig_mutex);
+	r5g_mark_clean(mddev);
 	r5g_write_sb(mddev, R5G_SB_END);
-	mddev_unlock(mddev);
 }
 
 /*

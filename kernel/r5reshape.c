@@ -26,12 +26,20 @@
 #define R5G_FG_SHARE		2		/* pause: this many times a step */
 #define R5G_PAUSE_MAX_NS	(200 * NSEC_PER_MSEC)	/* longest pause */
 
-/* Everything is copied: switch to the new geometry for good. */
+/*
+ * Everything is copied: switch to the new geometry for good, and write
+ * that clean with I/O suspended (r5g_write_end()). When md is stopping
+ * the thread meanwhile, md's thread writes it (MD_SB_CHANGE_DEVS), as
+ * the array is then.
+ */
 static void r5g_end_reshape(struct r5g_conf *conf)
 {
 	struct mddev *mddev = conf->mddev;
+	bool locked = r5g_end_lock(mddev);
 	struct md_rdev *rdev;
 
+	if (locked)
+		mddev_suspend(mddev);
 	spin_lock_irq(&conf->cache_lock);
 	md_finish_reshape(mddev);
 	conf->geo[R5G_GEO_PREV] = conf->geo[R5G_GEO_CUR];
@@ -48,7 +56,11 @@ static void r5g_end_reshape(struct r5g_conf *conf)
 			rdev->recovery_offset = MaxSector;
 	mddev->curr_resync_completed = mddev->dev_sectors;
 	set_bit(MD_SB_CHANGE_DEVS, &mddev->sb_flags);
-	r5g_write_sb_end(conf);
+	if (locked) {
+		r5g_write_end(mddev);
+		mddev_resume(mddev);
+		mddev_unlock(mddev);
+	}
 	pr_info("md/raid:%s: reshape done: %d devices\n", mdname(mddev),
 		conf->geo[R5G_GEO_CUR].raid_disks);
 }
