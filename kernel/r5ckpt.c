@@ -153,9 +153,10 @@ bool r5g_end_lock(struct mddev *mddev)
 
 /*
  * The end of a reshape, written clean like the start (r5g_write_clean()):
- * the caller has suspended I/O. A cut between its member writes leaves
- * members of two shapes on 0.90 (minor_version 91 and 90), and mdadm
- * starts the one that lacks a member only when it says clean.
+ * the caller has suspended I/O and written the old shape clean. A cut
+ * between its member writes leaves members of two shapes on 0.90
+ * (minor_version 91 and 90), and mdadm starts the one that lacks a
+ * member only when its superblocks say clean.
  */
 void r5g_write_end(struct mddev *mddev)
 {

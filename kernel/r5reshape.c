@@ -28,7 +28,9 @@
 
 /*
  * Everything is copied: switch to the new geometry for good, and write
- * that clean with I/O suspended (r5g_write_end()). When md is stopping
+ * that clean with I/O suspended (r5g_write_end()). The old shape is
+ * written clean first, so that the members a cut leaves in it say clean
+ * too (the start does the same, r5g_write_clean()). When md is stopping
  * the thread meanwhile, md's thread writes it (MD_SB_CHANGE_DEVS), as
  * the array is then.
  */
@@ -38,8 +40,10 @@ static void r5g_end_reshape(struct r5g_conf *conf)
 	bool locked = r5g_end_lock(mddev);
 	struct md_rdev *rdev;
 
-	if (locked)
+	if (locked) {
 		mddev_suspend(mddev);
+		r5g_write_clean(mddev);
+	}
 	spin_lock_irq(&conf->cache_lock);
 	md_finish_reshape(mddev);
 	conf->geo[R5G_GEO_PREV] = conf->geo[R5G_GEO_CUR];
