@@ -13,6 +13,8 @@
 #define RAIDCTL_VERSION "unknown"
 #endif
 
+static int cmd_help(struct rc_ctx *ctx, const struct rc_args *a);
+
 static const struct rc_cmd commands[] = {
 	{ "grow", cmd_grow, OPT_ADD | OPT_TO | OPT_WAIT, false,
 	  "ARRAY --to N [--add DEV[,DEV...]] [--wait]",
@@ -27,6 +29,7 @@ static const struct rc_cmd commands[] = {
 	  " -j, --json          print JSON (one object per line with --follow)\n" },
 	{ "status", cmd_status, OPT_JSON, true, "[ARRAY] [--json]",
 	  " -j, --json          print JSON\n" },
+	{ "help", cmd_help, 0, true, "[COMMAND]", "" },
 };
 
 const struct rc_cmd *cmd_table(size_t *n)
@@ -59,7 +62,7 @@ static void usage(FILE *out)
 	      "\nOptions:\n"
 	      " -h, --help          display this help\n"
 	      " -V, --version       display version\n"
-	      "\nRun 'raidctl COMMAND --help' for a command's options.\n"
+	      "\nRun 'raidctl help COMMAND' for a command's options.\n"
 	      "For more details see raidctl(8).\n", out);
 }
 
@@ -69,6 +72,26 @@ static void cmd_usage(const struct rc_cmd *cmd)
 	       " -h, --help          display this help\n"
 	       "\nFor more details see raidctl(8).\n",
 	       cmd->name, cmd->synopsis, cmd->help);
+}
+
+/* raidctl help [COMMAND]: what --help prints, for the tool or a command. */
+static int cmd_help(struct rc_ctx *ctx, const struct rc_args *a)
+{
+	const struct rc_cmd *cmd;
+
+	(void)ctx;
+	if (!a->array) {
+		usage(stdout);
+		return RC_OK;
+	}
+	cmd = cmd_find(a->array);
+	if (!cmd) {
+		warnx("help: unknown command '%s'", a->array);
+		fputs("Try 'raidctl --help'.\n", stderr);
+		return RC_USAGE;
+	}
+	cmd_usage(cmd);
+	return RC_OK;
 }
 
 int rc_ctx_init(struct rc_ctx *ctx)
