@@ -50,7 +50,7 @@ static int check_state(const struct md_info *info, enum reshape_state want,
 		warnx("%s: the reshape is already paused", info->name);
 	else if (info->has_sync && info->action != SA_IDLE)
 		warnx("%s: no reshape to %s (sync_action is %s)", info->name,
-		      verb, sync_action_name(info->action));
+		      verb, md_action_text(info));
 	else
 		warnx("%s: no reshape to %s", info->name, verb);
 	return RC_REFUSED;

@@ -26,7 +26,7 @@ static int status_all(const struct rc_ctx *ctx, struct printer *p,
 		      const struct mounts *mnt)
 {
 	char (*names)[RC_NAME_MAX] = calloc(MD_ARRAYS_MAX, RC_NAME_MAX);
-	int i, n, r = RC_OK;
+	int i, n, shown = 0, r = RC_OK;
 
 	if (!names)
 		err(RC_FAIL, "cannot allocate memory");
@@ -38,10 +38,12 @@ static int status_all(const struct rc_ctx *ctx, struct printer *p,
 	if (n == 0)
 		pr_text(p, "no md arrays\n");
 	for (i = 0; i < n; i++) {
-		int one = status_one(ctx, p, mnt, names[i], i > 0);
+		int one = status_one(ctx, p, mnt, names[i], shown > 0);
 
 		if (one)
 			r = one;	/* go on with the others */
+		else
+			shown++;
 	}
 	free(names);
 	return r;

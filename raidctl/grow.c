@@ -56,7 +56,7 @@ static int check_state(const struct md_info *info, char *msg, size_t len)
 			      "write idle to md/sync_action first");
 	if (info->action != SA_IDLE)
 		return refuse(msg, len, "a %s is running; wait until it is done",
-			      sync_action_name(info->action));
+			      md_action_text(info));
 	return RC_OK;
 }
 

@@ -93,16 +93,30 @@ static int p_dev(const char *v, void *out)
 	return 0;
 }
 
+/*
+ * A word a newer kernel adds to sync_action is kept as it is (SA_UNKNOWN):
+ * the array is still shown, and nothing that needs to know the action
+ * goes ahead.  Only text that is no word at all is an error.
+ */
 static int p_action(const char *v, void *out)
 {
 	struct md_info *info = out;
 
 	info->has_sync = *v != '\0';
-	if (!info->has_sync) {
+	if (!copy_str(info->action_word, sizeof(info->action_word), v) ||
+	    strspn(v, "abcdefghijklmnopqrstuvwxyz_-") != strlen(v))
+		return -EINVAL;
+	if (parse_sync_action(v, &info->action))
 		info->action = SA_UNKNOWN;
-		return 0;
-	}
-	return parse_sync_action(v, &info->action);
+	return 0;
+}
+
+const char *md_action_text(const struct md_info *info)
+{
+	if (!info->has_sync)
+		return "";
+	return info->action == SA_UNKNOWN ? info->action_word
+					  : sync_action_name(info->action);
 }
 
 static int p_completed(const char *v, void *out)

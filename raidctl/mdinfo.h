@@ -35,7 +35,8 @@ struct md_info {
 	uint64_t size_sectors;		/* the array's size */
 	unsigned int dev_major, dev_minor;
 	bool has_sync;			/* the level has sync_action & co */
-	enum sync_action action;
+	enum sync_action action;	/* SA_UNKNOWN: a word we do not know */
+	char action_word[32];		/* sync_action as md printed it */
 	char last_action[32];
 	struct sync_completed completed;
 	bool reshape_active;
@@ -66,5 +67,8 @@ bool md_is_raid5(const struct md_info *info);
 unsigned int md_spare_count(const struct md_info *info);
 /* Index of the member with this kernel name, or -1. */
 int md_member_index(const struct md_info *info, const char *name);
+
+/* sync_action for people: its name, or the word md printed if unknown. */
+const char *md_action_text(const struct md_info *info);
 
 #endif

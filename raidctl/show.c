@@ -157,7 +157,7 @@ static void show_sync(struct printer *p, const struct md_info *info)
 	pr_u64(p, PR_ANY, "degraded", "  degraded:      %" PRIu64 "\n",
 	       info->degraded);
 	pr_string_opt(p, PR_ANY, "sync_action", "  sync action:   %s\n",
-		      info->has_sync ? sync_action_name(info->action) : "");
+		      md_action_text(info));
 	pr_string(p, PR_ANY, "reshape", "  reshape:       %s",
 		  reshape_state_name(pg.state));
 	if (pg.has_cursor)
