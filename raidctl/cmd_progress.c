@@ -70,26 +70,48 @@ static bool still_going(const struct progress *pg)
 	return pg->state == RS_RUNNING || pg->state == RS_PAUSED;
 }
 
-/* Sleeps until md notifies sync_completed, the timeout, or Ctrl-C. */
-static int wait_for_change(int fd, int timeout_ms)
+/*
+ * Sleeps until md notifies sync_completed, the timeout, or Ctrl-C.
+ * Returns RC_OK, or RC_FAIL after printing why.
+ */
+static int wait_for_change(const struct md_info *info, int fd, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLPRI | POLLERR };
-	char buf[SYSFS_VALUE_MAX];
+	char buf[SYSFS_VALUE_MAX], why[512];
 	struct sysfs_err e;
 
-	if (poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR)
-		return -errno;
-	return sysfs_reread(fd, "md/sync_completed", buf, sizeof(buf), &e);
+	if (poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR) {
+		warn("%s: cannot wait for md/sync_completed", info->name);
+		return RC_FAIL;
+	}
+	if (sysfs_reread(fd, "md/sync_completed", buf, sizeof(buf), &e)) {
+		sysfs_describe(&e, why, sizeof(why));
+		warnx("%s: %s", info->name, why);
+		return RC_FAIL;
+	}
+	return RC_OK;
+}
+
+/* A pause is said once each time it starts: nothing moves until resume. */
+static void note_pause(const struct md_info *info, const struct progress *pg,
+		       const struct progress *last, bool first, bool tty)
+{
+	if (pg->state != RS_PAUSED || (!first && last->state == RS_PAUSED))
+		return;
+	if (tty && !first) {
+		putchar('\n');	/* off the bar's line */
+		fflush(stdout);
+	}
+	warnx("%s: the reshape is paused; waiting until it is resumed "
+	      "('raidctl resume %s')", info->name, info->name);
 }
 
 static void show_update(const struct md_info *info, const struct progress *pg,
 			struct progress *last, bool tty, bool json, bool first)
 {
-	if (tty) {
+	if (tty)
 		show_progress_bar(stdout, info, pg, BAR_WIDTH);
-		return;
-	}
-	if (first || worth_a_line(pg, last))
+	else if (first || worth_a_line(pg, last))
 		print_report(info, pg, json);
 	*last = *pg;
 }
@@ -101,28 +123,29 @@ static int follow_loop(const struct rc_ctx *ctx, struct md_info *info,
 				       : tty ? TTY_WAKE_MS : LINE_WAKE_MS;
 	struct progress pg, last;
 	bool first = true;
-	int r;
+	int r = RC_OK;
 
 	memset(&last, 0, sizeof(last));
 	for (;;) {
 		progress_compute(info, &pg);
 		if (!still_going(&pg))
 			break;
+		note_pause(info, &pg, &last, first, tty);
 		show_update(info, &pg, &last, tty, json, first);
 		first = false;
-		if (wait_for_change(fd, wake_ms))
+		r = wait_for_change(info, fd, wake_ms);
+		if (!r && !interrupted)
+			r = array_reread(ctx, info);
+		if (r || interrupted)
 			break;
-		if (interrupted)
-			break;
-		r = array_reread(ctx, info);
-		if (r)
-			return r;
 	}
 	if (tty && !first)
 		putchar('\n');
+	if (r)
+		return r;
 	if (interrupted) {
 		warnx("%s: stopped following; the reshape goes on", info->name);
-		return RC_OK;
+		return RC_INTERRUPTED;
 	}
 	print_report(info, &pg, json);
 	return RC_OK;

@@ -21,6 +21,7 @@ enum rc_exit {
 	RC_USAGE = 2,		/* bad command line */
 	RC_NOT_FOUND = 3,	/* no such array (or device for --add) */
 	RC_REFUSED = 4,		/* refused because of the array's state */
+	RC_INTERRUPTED = 130,	/* Ctrl-C stopped --follow/--wait (128 + SIGINT) */
 };
 
 #define RC_ROOT_ENV	"RAIDCTL_SYSFS_ROOT"

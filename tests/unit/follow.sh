@@ -1,8 +1,8 @@
 #!/bin/sh
 # progress --follow over a fake tree that changes under it: one line per
-# change of state or whole percent, JSON lines with --json, "done" at the
-# end; and Ctrl-C (SIGINT) stops following, exits 0, and leaves the reshape
-# as it was.
+# change of state or whole percent, JSON lines with --json, a pause said
+# once on stderr, "done" at the end; and Ctrl-C (SIGINT) stops following,
+# exits 130, and leaves the reshape as it was.
 #   follow.sh RAIDCTL WORKDIR
 set -eu
 raidctl=$1
@@ -53,10 +53,12 @@ md=$work/root/sys/block/md0/md
 		switch "$n"
 	done
 ) &
-"$raidctl" progress md0 --follow --json >"$work/out" 2>&1 ||
-	fail "--follow exited $?: $(cat "$work/out")"
+"$raidctl" progress md0 --follow --json >"$work/out" 2>"$work/err" ||
+	fail "--follow exited $?: $(cat "$work/out" "$work/err")"
 wait
-cat "$work/out"
+cat "$work/out" "$work/err"
+[ "$(cat "$work/err")" = "raidctl: md0: the reshape is paused; waiting until it is resumed ('raidctl resume md0')" ] ||
+	fail "the pause was not said once on stderr"
 states=$(sed 's/.*"state":"\([a-z]*\)".*/\1/' "$work/out" | tr '\n' ' ')
 [ "$states" = "running running paused running done " ] ||
 	fail "states seen: $states"
@@ -70,7 +72,7 @@ kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
 cat "$work/int"
-[ "$rc" = 0 ] || fail "exit $rc after SIGINT"
+[ "$rc" = 130 ] || fail "exit $rc after SIGINT, wanted 130"
 grep -q "md0: stopped following; the reshape goes on" "$work/int" ||
 	fail "no word after SIGINT"
 [ "$(cat "$md/sync_action")" = reshape ] || fail "the reshape was touched"

@@ -14,7 +14,7 @@ for c in $commands; do
 		grep -q -- "\\\\-\\\\-${o#--}" "$page" || { echo "$c: $o undocumented"; fail=1; }
 	done
 done
-for code in 0 1 2 3 4; do
+for code in 0 1 2 3 4 130; do
 	grep -q "^\.IP $code\$" "$page" || { echo "exit code $code undocumented"; fail=1; }
 done
 grep -q RAIDCTL_SYSFS_ROOT "$page" || { echo "RAIDCTL_SYSFS_ROOT undocumented"; fail=1; }
