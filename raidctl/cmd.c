@@ -156,6 +156,11 @@ int rc_main(int argc, char **argv)
 		printf("raidctl %s\n", RAIDCTL_VERSION);
 		return RC_OK;
 	}
+	if (argv[1][0] == '-') {
+		warnx("unknown option '%s'; the command comes first", argv[1]);
+		fputs("Try 'raidctl --help'.\n", stderr);
+		return RC_USAGE;
+	}
 	cmd = cmd_find(argv[1]);
 	if (!cmd) {
 		warnx("unknown command '%s'", argv[1]);
