@@ -10,6 +10,7 @@
 
 static const struct option longopts[] = {	/* alphabetical */
 	{ "add", required_argument, NULL, 'a' },
+	{ "dry-run", no_argument, NULL, 'n' },
 	{ "follow", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, 'j' },
@@ -22,7 +23,7 @@ static const struct {
 	int val;
 	enum rc_opt opt;
 } opt_bits[] = {
-	{ 'a', OPT_ADD }, { 'f', OPT_FOLLOW }, { 'j', OPT_JSON },
+	{ 'a', OPT_ADD }, { 'f', OPT_FOLLOW }, { 'j', OPT_JSON }, { 'n', OPT_DRY_RUN },
 	{ 't', OPT_TO }, { 'w', OPT_WAIT },
 };
 
@@ -125,6 +126,9 @@ static int parse_option(const struct rc_cmd *cmd, int c, struct rc_args *a,
 	case 'j':
 		a->json = true;
 		return 0;
+	case 'n':
+		a->dry_run = true;
+		return 0;
 	case 't':
 		return parse_to(optarg, a, msg, len);
 	case 'w':
@@ -179,7 +183,7 @@ int args_parse(const struct rc_cmd *cmd, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	optind = 0;	/* GNU: start over, permuting operands to the end */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:fhjt:w", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:fhjnt:w", longopts, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, argc, argv, msg, len);
 		r = parse_option(cmd, c, a, msg, len);

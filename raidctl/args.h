@@ -21,13 +21,14 @@ enum rc_opt {
 	OPT_JSON = 1 << 2,
 	OPT_TO = 1 << 3,
 	OPT_WAIT = 1 << 4,
+	OPT_DRY_RUN = 1 << 5,
 };
 
 #define ADD_MAX 32
 
 struct rc_args {
 	const char *array;		/* NULL: none given */
-	bool json, follow, wait;
+	bool json, follow, wait, dry_run;
 	bool has_to;
 	unsigned int to;
 	unsigned int nadd;

@@ -16,11 +16,12 @@
 static int cmd_help(struct rc_ctx *ctx, const struct rc_args *a);
 
 static const struct rc_cmd commands[] = {
-	{ "grow", cmd_grow, OPT_ADD | OPT_TO | OPT_WAIT, false,
-	  "ARRAY --to N [--add DEV[,DEV...]] [--wait]",
+	{ "grow", cmd_grow, OPT_ADD | OPT_TO | OPT_WAIT | OPT_DRY_RUN, false,
+	  "ARRAY --to N [--add DEV[,DEV...]] [--wait] [--dry-run]",
 	  " -t, --to N          the number of member devices after the grow\n"
 	  " -a, --add DEV,...   add these devices as spares first (repeatable)\n"
-	  " -w, --wait          stay until the reshape is done, showing progress\n" },
+	  " -w, --wait          stay until the reshape is done, showing progress\n"
+	  " -n, --dry-run       run every check and show the steps; change nothing\n" },
 	{ "pause", cmd_pause, 0, false, "ARRAY", "" },
 	{ "resume", cmd_resume, 0, false, "ARRAY", "" },
 	{ "progress", cmd_progress, OPT_FOLLOW | OPT_JSON, false,

@@ -315,6 +315,38 @@ static int wait_done(const struct rc_ctx *ctx, struct md_info *info)
 	return r;
 }
 
+/* --dry-run: the plan grow_run_steps() would carry out, in order. */
+static void say_plan(const struct rc_ctx *ctx, const struct grow_plan *plan)
+{
+	const struct md_info *info = plan->info;
+	char node[RC_PATH_MAX], from[32], to[32];
+	unsigned int i, step = 1;
+
+	blk_devnode(ctx, info->name, node, sizeof(node));
+	format_size(info->component_kib * 1024 * (plan->from - 1), from,
+		    sizeof(from));
+	format_size(info->component_kib * 1024 * (plan->to - 1), to,
+		    sizeof(to));
+	printf("%s: dry run, nothing changed; every check passed\n",
+	       info->name);
+	printf("%s: would grow %u -> %u devices, size %s -> %s\n", info->name,
+	       plan->from, plan->to, from, to);
+	for (i = 0; i < plan->nadd; i++) {
+		if (!strcmp(info->metadata, "none"))
+			printf("  %u. add %s: write %u:%u to md/new_dev\n",
+			       step++, plan->add[i].node, plan->add[i].major,
+			       plan->add[i].minor);
+		else
+			printf("  %u. mdadm --add %s %s\n", step++, node,
+			       plan->add[i].node);
+	}
+	if (plan->cache_to != plan->cache_from)
+		printf("  %u. md/stripe_cache_size: %u -> %u\n", step++,
+		       plan->cache_from, plan->cache_to);
+	printf("  %u. md/raid_disks: %u -> %u\n", step++, plan->from, plan->to);
+	printf("  %u. md/sync_action: reshape\n", step);
+}
+
 int cmd_grow(struct rc_ctx *ctx, const struct rc_args *a)
 {
 	struct grow_plan *plan = calloc(1, sizeof(*plan));
@@ -325,12 +357,17 @@ int cmd_grow(struct rc_ctx *ctx, const struct rc_args *a)
 	r = array_open(ctx, a->array, &plan->info);
 	if (!r)
 		r = grow_plan_make(ctx, a, plan);
+	if (!r && a->dry_run) {
+		say_plan(ctx, plan);
+		goto out;
+	}
 	if (!r)
 		r = grow_run_steps(ctx, plan);
 	if (!r)
 		say_started(ctx, plan, a->wait);
 	if (!r && a->wait)
 		r = wait_done(ctx, plan->info);
+out:
 	free(plan->info);
 	free(plan);
 	return r;
