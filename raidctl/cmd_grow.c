@@ -170,6 +170,12 @@ static int add_by_number(const struct rc_ctx *ctx, const char *array,
 	return -1;
 }
 
+/* No superblock: md takes a spare by device number, not through mdadm. */
+static bool adds_by_number(const struct md_info *info)
+{
+	return !strcmp(info->metadata, "none");
+}
+
 static int add_spares(const struct rc_ctx *ctx, struct grow_plan *plan)
 {
 	const struct md_info *info = plan->info;
@@ -180,7 +186,7 @@ static int add_spares(const struct rc_ctx *ctx, struct grow_plan *plan)
 	for (; plan->added < plan->nadd; plan->added++) {
 		const struct blkdev *d = &plan->add[plan->added];
 
-		if (!strcmp(info->metadata, "none"))
+		if (adds_by_number(info))
 			r = add_by_number(ctx, info->name, d, why, sizeof(why));
 		else
 			r = run_mdadm_add(ctx, node, d->node, why, sizeof(why));
@@ -323,16 +329,15 @@ static void say_plan(const struct rc_ctx *ctx, const struct grow_plan *plan)
 	unsigned int i, step = 1;
 
 	blk_devnode(ctx, info->name, node, sizeof(node));
-	format_size(info->component_kib * 1024 * (plan->from - 1), from,
-		    sizeof(from));
-	format_size(info->component_kib * 1024 * (plan->to - 1), to,
+	format_size(info->size_sectors * 512, from, sizeof(from));
+	format_size(info->component_kib * 1024 * data_disks(plan->to), to,
 		    sizeof(to));
 	printf("%s: dry run, nothing changed; every check passed\n",
 	       info->name);
 	printf("%s: would grow %u -> %u devices, size %s -> %s\n", info->name,
 	       plan->from, plan->to, from, to);
 	for (i = 0; i < plan->nadd; i++) {
-		if (!strcmp(info->metadata, "none"))
+		if (adds_by_number(info))
 			printf("  %u. add %s: write %u:%u to md/new_dev\n",
 			       step++, plan->add[i].node, plan->add[i].major,
 			       plan->add[i].minor);

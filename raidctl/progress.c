@@ -54,7 +54,7 @@ bool eta_seconds(uint64_t remaining, uint64_t rate, uint64_t *secs)
 	return true;
 }
 
-static unsigned int data_disks(unsigned int disks)
+unsigned int data_disks(unsigned int disks)
 {
 	return disks > 1 ? disks - 1 : 1;	/* RAID-5: one parity */
 }

@@ -41,5 +41,7 @@ void progress_compute(const struct md_info *info, struct progress *p);
 bool eta_seconds(uint64_t remaining, uint64_t rate, uint64_t *secs);
 /* Percent of done in total, 0 when total is 0, at most 100. */
 double percent_of(uint64_t done, uint64_t total);
+/* The data members of a RAID-5 of this many (one parity; at least 1). */
+unsigned int data_disks(unsigned int disks);
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
 # progress --follow over a fake tree that changes under it: one line per
 # change of state or whole percent, JSON lines with --json, a pause said
-# once on stderr, "done" at the end; and Ctrl-C (SIGINT) stops following,
-# exits 130, and leaves the reshape as it was.
+# once on stderr, "done" at the end; Ctrl-C (SIGINT) stops following,
+# exits 130, and leaves the reshape as it was; a failed read exits 1.
 #   follow.sh RAIDCTL WORKDIR
 set -eu
 raidctl=$1
@@ -76,4 +76,19 @@ cat "$work/int"
 grep -q "md0: stopped following; the reshape goes on" "$work/int" ||
 	fail "no word after SIGINT"
 [ "$(cat "$md/sync_action")" = reshape ] || fail "the reshape was touched"
+
+# A read that fails while following is an error, not the end of the
+# reshape: exit 1 and the reason.
+cp -a "$work/s0" "$work/s5"
+echo "6 (3" >"$work/s5/sys/block/md0/md/raid_disks"
+"$raidctl" progress md0 --follow >"$work/bad" 2>&1 &
+pid=$!
+sleep 1
+switch 5
+rc=0
+wait "$pid" || rc=$?
+cat "$work/bad"
+[ "$rc" = 1 ] || fail "exit $rc after a bad read, wanted 1"
+grep -q "md0: md/raid_disks: unexpected value '6 (3'" "$work/bad" ||
+	fail "no reason for the failed read"
 echo "follow: ok"
