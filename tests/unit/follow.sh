@@ -64,14 +64,26 @@ states=$(sed 's/.*"state":"\([a-z]*\)".*/\1/' "$work/out" | tr '\n' ' ')
 	fail "states seen: $states"
 grep -q '"percent":50.00' "$work/out" || fail "no line at 50%"
 
+# follow_then OUT CMD...: --follow into OUT; a second later, CMD (with
+# $pid the follower's); rc is its exit status.
+follow_then() {
+	out=$1
+	shift
+	"$raidctl" progress md0 --follow >"$out" 2>&1 &
+	pid=$!
+	sleep 1
+	"$@"
+	rc=0
+	wait "$pid" || rc=$?
+	cat "$out"
+}
+
+interrupt() {
+	kill -INT "$pid"
+}
+
 switch 0
-"$raidctl" progress md0 --follow >"$work/int" 2>&1 &
-pid=$!
-sleep 1
-kill -INT "$pid"
-rc=0
-wait "$pid" || rc=$?
-cat "$work/int"
+follow_then "$work/int" interrupt
 [ "$rc" = 130 ] || fail "exit $rc after SIGINT, wanted 130"
 grep -q "md0: stopped following; the reshape goes on" "$work/int" ||
 	fail "no word after SIGINT"
@@ -81,13 +93,7 @@ grep -q "md0: stopped following; the reshape goes on" "$work/int" ||
 # reshape: exit 1 and the reason.
 cp -a "$work/s0" "$work/s5"
 echo "6 (3" >"$work/s5/sys/block/md0/md/raid_disks"
-"$raidctl" progress md0 --follow >"$work/bad" 2>&1 &
-pid=$!
-sleep 1
-switch 5
-rc=0
-wait "$pid" || rc=$?
-cat "$work/bad"
+follow_then "$work/bad" switch 5
 [ "$rc" = 1 ] || fail "exit $rc after a bad read, wanted 1"
 grep -q "md0: md/raid_disks: unexpected value '6 (3'" "$work/bad" ||
 	fail "no reason for the failed read"
